@@ -121,15 +121,17 @@ def _solutions_with_support(
     n = q.shape[0]
     if support.size == 0:
         return _accept(M, q, np.zeros(n), tol), None
-    U, sigma, Vt = np.linalg.svd(M[np.ix_(support, support)])
+    block = M[np.ix_(support, support)]
+    U, sigma, Vt = np.linalg.svd(block)
     rank = int(np.sum(sigma > tol * norm_M))
     rhs = -q[support]
-    z_support = Vt[:rank].T @ ((U[:, :rank].T @ rhs) / sigma[:rank])
     z = np.zeros(n)
-    z[support] = z_support
     if rank == support.size:
+        z[support] = np.linalg.solve(block, rhs)
         return _accept(M, q, z, tol), None
-    residual = M[np.ix_(support, support)] @ z_support - rhs
+    z_support = Vt[:rank].T @ ((U[:, :rank].T @ rhs) / sigma[:rank])
+    z[support] = z_support
+    residual = block @ z_support - rhs
     if np.abs(residual).max() > tol * max(np.abs(q).max(), norm_M * np.abs(z).max(), 1e-300):
         return None, None  # q_S outside the range of M_SS: no solution with this pattern
     return _singular_polyhedron(M, q, support, z, Vt[rank:], tol)
