@@ -129,14 +129,39 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def check(config: dict[str, Any]) -> None:
-    """Cross-field checks that a per-key schema cannot express."""
+def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
+    """Cross-field checks a per-key schema cannot express; returns notes on what was resolved.
+
+    The paper's values belong to the system written in the file. If ``--set`` changed a ``system.*`` key or the
+    sweep runs over system parameters, they describe another system and are dropped, with a note.
+    """
     paper = config["paper"]
     for key in ("int_lambda_n", "int_lambda_t"):
         if paper[key] and len(paper[key]) != len(paper["alpha"]):
-            raise cfg.ConfigError(
-                f"paper.{key}", paper[key], f"{len(paper['alpha'])} numbers, one per paper.alpha"
-            )
+            raise cfg.ConfigError(f"paper.{key}", paper[key], f"{len(paper['alpha'])} numbers, one per paper.alpha")
+    changed = [key for key in overridden if key.startswith("system.")]
+    changed += [f"sweep.{name}" for name in SYSTEM_FIELDS if config["sweep"][name] is not None]
+    if changed and paper["alpha"]:
+        config["paper"] = {**paper, "alpha": [], "int_lambda_n": [], "int_lambda_t": []}
+        return [f"paper values not shown: they are for the file's system, and {', '.join(changed)} changed it"]
+    return []
+
+
+#: Columns printed by ``regcontact run`` (the CSV has them all).
+TABLE_COLUMNS = [
+    "alpha",
+    *SYSTEM_FIELDS,
+    "int_lambda_n",
+    "int_lambda_t",
+    "paper_int_lambda_n",
+    "paper_int_lambda_t",
+    "impulse_velocity_n",
+    "impulse_velocity_t",
+    "distance_to_impulse_velocity",
+    "termination",
+    "n_steps",
+    "status",
+]
 
 
 # -- building the batch --------------------------------------------------------------------------------------
