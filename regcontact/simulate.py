@@ -29,6 +29,7 @@ from jaxtyping import Array, ArrayLike, Float, Int
 from regcontact.contact_model import ContactModel
 from regcontact.dynamics import RodContact, initial_rod_state, rod_vector_field
 from regcontact.rod import PainleveRod
+from regcontact.solvers import RadauIIA5
 from regcontact.termination import EVENTS
 
 __all__ = [
@@ -50,6 +51,7 @@ IMPLICIT_SOLVERS: dict[str, Callable[[], diffrax.AbstractSolver]] = {
     "Kvaerno4": diffrax.Kvaerno4,
     "Kvaerno5": diffrax.Kvaerno5,
     "ImplicitEuler": diffrax.ImplicitEuler,
+    "RadauIIA5": RadauIIA5,
 }
 
 #: diffrax's result codes, by name, in the order used by :attr:`RodRun.status`.
