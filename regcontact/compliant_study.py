@@ -65,7 +65,7 @@ def _law_fields(law: type, default: Callable[[str], float]) -> dict[str, cfg.Fie
 
 
 def _exponent_fields(law: type) -> dict[str, cfg.Field]:
-    return {name: cfg.Field(cfg.finite, 1.0, f"α-exponent of {name}") for name in law.PARAMETERS}
+    return {name: cfg.Field(cfg.finite, law.EXPONENTS[name], f"α-exponent of {name}") for name in law.PARAMETERS}
 
 
 def schema(raw: dict[str, Any]) -> dict[str, Any]:
@@ -132,9 +132,19 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
 def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
     """Cross-field checks a per-key schema cannot express; returns notes on what was resolved.
 
+    A contact-time window needs a normal law with a linear stiffness (``LINEAR_STIFFNESS``); otherwise the time
+    limit must be given in time units.
+
     The paper's values belong to the system written in the file. If ``--set`` changed a ``system.*`` key or the
     sweep runs over system parameters, they describe another system and are dropped, with a note.
     """
+    normal_law = config["contact"]["normal_law"]
+    if config["termination"]["time_limit"] == "contact_time" and NORMAL_LAWS[normal_law].LINEAR_STIFFNESS is None:
+        raise cfg.ConfigError(
+            "termination.time_limit",
+            "contact_time",
+            f"a time > 0: the normal law {normal_law!r} has no linear stiffness k to define t_c = π √(m_n / k)",
+        )
     paper = config["paper"]
     for key in ("int_lambda_n", "int_lambda_t"):
         if paper[key] and len(paper[key]) != len(paper["alpha"]):
@@ -206,7 +216,8 @@ def build_cases(config: dict[str, Any]) -> tuple[list[dict[str, Any]], Case]:
         rod = _rod(system)
         for alpha in config["sweep"]["alpha"]:
             if termination["time_limit"] == "contact_time":
-                stiffness = contact.at_stiffness(alpha)[0].stiffness
+                normal = contact.at_stiffness(alpha)[0]
+                stiffness = getattr(normal, type(normal).LINEAR_STIFFNESS)
                 t_max = termination["contact_times"] * contact_time(rod, stiffness)
             else:
                 t_max = termination["time_limit"]

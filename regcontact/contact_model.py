@@ -3,7 +3,7 @@
 The stiffness multiplier α drives the compliant model to the rigid limit. Every parameter ``p`` of a law is
 replaced by ``p · α^e`` with its own exponent ``e``; Preclik & Rüde scale ``k_n, γ_n, γ_t`` all with ``e = 1``.
 The exponents are stored as a law of the same type whose fields hold exponents instead of values, so scaling
-is one ``tree_map`` and works for any law.
+is one ``tree_map`` and works for any law. By default each law brings its own (its ``EXPONENTS``).
 """
 
 from __future__ import annotations
@@ -16,13 +16,19 @@ from jaxtyping import Array, ArrayLike, Float, PyTree
 from regcontact.friction_laws import ViscousCoulomb
 from regcontact.normal_laws import SpringDamper
 
-__all__ = ["ContactModel", "scale_parameters"]
+__all__ = ["ContactModel", "default_exponents", "scale_parameters"]
 
 
 def scale_parameters(law: PyTree, exponents: PyTree, alpha: ArrayLike) -> PyTree:
     """Return ``law`` with every parameter ``p`` replaced by ``p · α^e`` (``exponents`` has law's structure)."""
     alpha = jnp.asarray(alpha, dtype=float)
     return jtu.tree_map(lambda p, e: p * alpha**e, law, exponents)
+
+
+def default_exponents(law: eqx.Module) -> eqx.Module:
+    """A law shaped like ``law`` whose fields are its class's default α-exponents (``EXPONENTS``)."""
+    exponents = type(law)(**type(law).EXPONENTS)
+    return jtu.tree_map(jnp.full_like, law, exponents)
 
 
 class ContactModel(eqx.Module):
@@ -42,9 +48,10 @@ class ContactModel(eqx.Module):
     ):
         self.normal = SpringDamper() if normal is None else normal
         self.friction = ViscousCoulomb() if friction is None else friction
-        ones = lambda law: jtu.tree_map(jnp.ones_like, law)  # noqa: E731
-        self.normal_exponents = ones(self.normal) if normal_exponents is None else normal_exponents
-        self.friction_exponents = ones(self.friction) if friction_exponents is None else friction_exponents
+        self.normal_exponents = default_exponents(self.normal) if normal_exponents is None else normal_exponents
+        self.friction_exponents = (
+            default_exponents(self.friction) if friction_exponents is None else friction_exponents
+        )
 
     def at_stiffness(self, alpha: Float[Array, ""] | float) -> tuple[eqx.Module, eqx.Module]:
         """The (normal, friction) laws with parameters scaled to stiffness multiplier ``alpha``."""

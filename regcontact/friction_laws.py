@@ -24,6 +24,8 @@ class ViscousCoulomb(eqx.Module):
 
     #: Parameter name -> "positive" or "nonnegative" (what a config may give at α = 1).
     PARAMETERS: ClassVar[dict[str, str]] = {"damping": "nonnegative"}
+    #: Parameter name -> default α-exponent (Preclik & Rüde: γ_t ∝ α).
+    EXPONENTS: ClassVar[dict[str, float]] = {"damping": 1.0}
 
     damping: Scalar
 
