@@ -32,6 +32,7 @@ from regcontact.simulate import (
     sweep,
 )
 from regcontact.study_result import StudyResult
+from regcontact.switches import RESTART_SURFACES
 from regcontact.termination import EVENTS, contact_time
 
 __all__ = ["KIND", "SYSTEM_FIELDS", "run", "schema"]
@@ -106,6 +107,11 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
             "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-7, "relative tolerance"),
             "atol": cfg.Field(cfg.positive, 1e-9, "absolute tolerance"),
             "max_steps": cfg.Field(cfg.positive_int, 100_000, "step budget per run"),
+            "restart_at": cfg.Field(
+                cfg.list_of(cfg.choice(*RESTART_SURFACES), 0, "surface names"),
+                [],
+                "switching surfaces to locate and restart at, holding the contact state in between",
+            ),
         },
         "termination": {
             "events": cfg.Field(cfg.list_of(cfg.choice(*EVENTS), 0, "event names"), ["contact_open"], "events"),
@@ -133,7 +139,7 @@ def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
     """Cross-field checks a per-key schema cannot express; returns notes on what was resolved.
 
     A contact-time window needs a normal law with a linear stiffness (``LINEAR_STIFFNESS``); otherwise the time
-    limit must be given in time units.
+    limit must be given in time units. Restarting at ``contact`` needs a law with a touch-down jump.
 
     The paper's values belong to the system written in the file. If ``--set`` changed a ``system.*`` key or the
     sweep runs over system parameters, they describe another system and are dropped, with a note.
@@ -144,6 +150,12 @@ def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
             "termination.time_limit",
             "contact_time",
             f"a time > 0: the normal law {normal_law!r} has no linear stiffness k to define t_c = π √(m_n / k)",
+        )
+    if "contact" in config["solver"]["restart_at"] and not hasattr(NORMAL_LAWS[normal_law], "contact_force"):
+        raise cfg.ConfigError(
+            "solver.restart_at",
+            config["solver"]["restart_at"],
+            f"no 'contact': the normal law {normal_law!r} has no touch-down jump (no contact_force branch)",
         )
     paper = config["paper"]
     for key in ("int_lambda_n", "int_lambda_t"):
@@ -249,6 +261,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
         solver=config["solver"]["name"],
         events=tuple(config["termination"]["events"]),
         max_steps=config["solver"]["max_steps"],
+        restart_at=tuple(config["solver"]["restart_at"]),
     )
     axes, systems = swept_systems(config)
     progress(f"{len(labels)} cases: {len(systems)} system(s) × {len(config['sweep']['alpha'])} values of α")
@@ -274,6 +287,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
             "n_steps": int(runs.num_steps[i]),
             "n_accepted": int(runs.num_accepted_steps[i]),
             "n_rejected": int(runs.num_rejected_steps[i]),
+            "n_restarts": int(runs.num_restarts[i]),
             "status": SOLVER_STATUSES[int(runs.status[i])],
         }
         rows.append(row)

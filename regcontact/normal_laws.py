@@ -10,7 +10,9 @@ Every law class declares, for configs and for the α-scaling of :mod:`regcontact
 * ``LINEAR_STIFFNESS``: the parameter that is a linear spring stiffness ``k`` (``λ_n ≈ −k g_n`` for a slow
   penetration), which defines the contact time ``π √(m_n / k)``; ``None`` for a law without one.
 
-and an ``elastic_energy(gap)``: the potential of the law's elastic part, so that kinetic + potential + elastic
+A law whose force *jumps* on touch-down also has ``contact_force(gap, gap_rate)``, the closed-contact branch
+continued across ``g_n = 0``, for solves that locate touch-down (:mod:`regcontact.switches`). Every law has
+an ``elastic_energy(gap)``: the potential of the law's elastic part, so that kinetic + potential + elastic
 energy is conserved when the damping is zero and never grows otherwise.
 """
 
@@ -44,8 +46,9 @@ class SpringDamper(eqx.Module):
         λ_n = −k g_n − γ_n min(ġ_n, 0)        otherwise
 
     Both terms are non-negative in contact, so the law is never adhesive; the damper dissipates only while the
-    bodies approach, so a separating contact is a conservative spring. The force is continuous in (g_n, ġ_n);
-    its derivative jumps on g_n = 0 and on ġ_n = 0.
+    bodies approach, so a separating contact is a conservative spring. The force jumps by ``γ_n |ġ_n|`` where
+    the gap closes with ``ġ_n < 0`` (touch-down), and is continuous elsewhere (in particular where the contact
+    opens, and for a contact that starts at rest); its derivative jumps on ``g_n = 0`` and on ``ġ_n = 0``.
     """
 
     PARAMETERS: ClassVar[dict[str, str]] = {"stiffness": "positive", "damping": "nonnegative"}
@@ -60,8 +63,15 @@ class SpringDamper(eqx.Module):
         self.damping = _f64(damping)
 
     def __call__(self, gap: Scalar, gap_rate: Scalar) -> Scalar:
-        force = -self.stiffness * gap - self.damping * jnp.minimum(gap_rate, 0.0)
-        return jnp.where(gap > 0.0, 0.0, force)
+        return jnp.where(gap > 0.0, 0.0, self.contact_force(gap, gap_rate))
+
+    def contact_force(self, gap: Scalar, gap_rate: Scalar) -> Scalar:
+        """The force of the closed contact, continued smoothly across ``g_n = 0``.
+
+        The law jumps on touch-down (by ``γ_n |ġ_n|``); a solve that locates ``g_n = 0`` and holds the contact
+        state fixed in between (:mod:`regcontact.switches`) integrates this smooth branch while closed.
+        """
+        return -self.stiffness * gap - self.damping * jnp.minimum(gap_rate, 0.0)
 
     def elastic_energy(self, gap: Scalar) -> Scalar:
         return _linear_spring_energy(self.stiffness, gap)

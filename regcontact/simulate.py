@@ -24,12 +24,13 @@ import jax.numpy as jnp
 import jax.tree_util as jtu
 import numpy as np
 import optimistix as optx
-from jaxtyping import Array, ArrayLike, Float, Int
+from jaxtyping import Array, ArrayLike, Bool, Float, Int
 
 from regcontact.contact_model import ContactModel
 from regcontact.dynamics import RodContact, initial_rod_state, rod_vector_field
 from regcontact.rod import PainleveRod
 from regcontact.solvers import RadauIIA5
+from regcontact.switches import RESTART_SURFACES, crossing_events
 from regcontact.termination import EVENTS
 
 __all__ = [
@@ -75,11 +76,17 @@ SOLVER_STATUSES: tuple[str, ...] = (
 
 @dataclasses.dataclass(frozen=True)
 class SolveSettings:
-    """Static choices of a solve; each distinct value compiles once."""
+    """Static choices of a solve; each distinct value compiles once.
+
+    ``events`` end a run (:data:`regcontact.termination.EVENTS`); ``restart_at`` names switching surfaces
+    (:data:`regcontact.switches.RESTART_SURFACES`) that are located and restarted from, inside the same
+    compiled loop, without ending the run.
+    """
 
     solver: str = "Kvaerno5"
     events: tuple[str, ...] = ("contact_open",)
     max_steps: int = 100_000
+    restart_at: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.solver not in IMPLICIT_SOLVERS:
@@ -87,11 +94,13 @@ class SolveSettings:
         unknown = [e for e in self.events if e not in EVENTS]
         if unknown:
             raise ValueError(f"unknown events {unknown}; expected a subset of {sorted(EVENTS)}")
+        unknown = [s for s in self.restart_at if s not in RESTART_SURFACES]
+        if unknown:
+            raise ValueError(f"unknown restart surfaces {unknown}; expected a subset of {sorted(RESTART_SURFACES)}")
 
 
 class Controls(eqx.Module):
     """Numeric controls of a solve: tolerances and time limit (arrays: changing them does not recompile)."""
-
 
     rtol: Float[Array, ""]
     atol: Float[Array, ""]
@@ -107,7 +116,8 @@ class RodRun(eqx.Module):
     """Outcome of one compliant-rod run (batched along a leading axis after :func:`sweep`).
 
     ``termination`` is 0 when the run reached ``t_max`` and ``i + 1`` when ``settings.events[i]`` ended it;
-    ``status`` indexes :data:`SOLVER_STATUSES`.
+    ``status`` indexes :data:`SOLVER_STATUSES`; ``num_restarts`` counts restarts at ``settings.restart_at``.
+    Step counts add up over the restarted pieces.
     """
 
     t_end: Float[Array, ""]
@@ -117,6 +127,7 @@ class RodRun(eqx.Module):
     num_steps: Int[Array, ""]
     num_accepted_steps: Int[Array, ""]
     num_rejected_steps: Int[Array, ""]
+    num_restarts: Int[Array, ""]
 
     @property
     def force_integrals(self) -> Float[Array, "... 2"]:
@@ -129,29 +140,43 @@ def _status_index(result: diffrax.RESULTS) -> Int[Array, ""]:
     return jnp.argmax(matches)
 
 
-def solve_rod(
-    rod: PainleveRod,
-    contact: ContactModel,
-    alpha: Float[Array, ""],
+def _solve_piece(
+    args: RodContact,
+    t0: Float[Array, ""],
+    y0: Float[Array, "8"],
     controls: Controls,
     settings: SolveSettings,
-) -> RodRun:
-    """Integrate the compliant rod at stiffness multiplier ``alpha`` from its initial state."""
-    normal, friction = contact.at_stiffness(alpha)
-    args = RodContact(rod=rod, normal=normal, friction=friction)
-    if settings.events:
-        conditions = {name: EVENTS[name] for name in settings.events}
-        root_finder = optx.Newton(rtol=1e-10, atol=1e-13)
-        event = diffrax.Event(cond_fn=conditions, root_finder=root_finder, direction=True)
+    above: Bool[Array, " surfaces"],
+) -> diffrax.Solution:
+    """One diffrax solve from ``(t0, y0)`` to the first terminating event, restart crossing or ``t_max``.
+
+    Each restart surface holds the state of the side ``above`` fixed during the piece. The event conditions
+    are a pair of tuples, (terminating, restart), so that a terminating event takes precedence when both
+    trigger in the same step.
+    """
+    terminating = tuple(EVENTS[name] for name in settings.events)
+    restarts, restart_directions = [], []
+    for i, name in enumerate(settings.restart_at):
+        surface = RESTART_SURFACES[name]
+        args = surface.hold(args, above[i])
+        conditions, directions = crossing_events(surface, above[i])
+        restarts += conditions
+        restart_directions += directions
+    if terminating or restarts:
+        event = diffrax.Event(
+            cond_fn=(terminating, tuple(restarts)),
+            root_finder=optx.Newton(rtol=1e-10, atol=1e-13),
+            direction=((True,) * len(terminating), tuple(restart_directions)),
+        )
     else:
         event = None
-    sol = diffrax.diffeqsolve(
+    return diffrax.diffeqsolve(
         diffrax.ODETerm(rod_vector_field),
         IMPLICIT_SOLVERS[settings.solver](),
-        t0=0.0,
+        t0=t0,
         t1=controls.t_max,
         dt0=None,
-        y0=initial_rod_state(rod),
+        y0=y0,
         args=args,
         saveat=diffrax.SaveAt(t1=True),
         stepsize_controller=diffrax.PIDController(rtol=controls.rtol, atol=controls.atol),
@@ -159,19 +184,77 @@ def solve_rod(
         max_steps=settings.max_steps,
         throw=False,
     )
-    if settings.events:
-        masks = jnp.stack([sol.event_mask[name] for name in settings.events])
-        termination = jnp.where(jnp.any(masks), jnp.argmax(masks) + 1, 0)
-    else:
-        termination = jnp.asarray(0)
+
+
+def _first_event(masks: tuple) -> Int[Array, ""]:
+    """``i + 1`` for the first triggered mask in ``masks``, 0 if none."""
+    if not masks:
+        return jnp.asarray(0)
+    stacked = jnp.stack(masks)
+    return jnp.where(jnp.any(stacked), jnp.argmax(stacked) + 1, 0)
+
+
+def solve_rod(
+    rod: PainleveRod,
+    contact: ContactModel,
+    alpha: Float[Array, ""],
+    controls: Controls,
+    settings: SolveSettings,
+    y0: Float[Array, "8"] | None = None,
+) -> RodRun:
+    """Integrate the compliant rod at stiffness multiplier ``alpha`` from ``y0`` (default: its initial state).
+
+    A ``lax.while_loop`` (so it jits and vmaps like one solve) runs pieces: each ends at a terminating event,
+    at ``t_max``, or at a crossing of a restart surface, where the next piece starts with a fresh solver.
+    Without ``settings.restart_at`` there is one piece. A run that exhausts ``max_steps`` over its pieces ends
+    with status ``max_steps_reached``.
+    """
+    normal, friction = contact.at_stiffness(alpha)
+    args = RodContact(rod=rod, normal=normal, friction=friction)
+    y0 = initial_rod_state(rod) if y0 is None else y0
+    if "contact" in settings.restart_at and not hasattr(normal, "contact_force"):
+        raise ValueError(f"restart at 'contact' needs a normal law with a contact_force branch, not {normal!r}")
+    surfaces = [RESTART_SURFACES[name] for name in settings.restart_at]
+    above = jnp.stack([surface.value(y0, args) > 0.0 for surface in surfaces]) if surfaces else jnp.zeros(0, bool)
+
+    def unfinished(carry):
+        *_, finished = carry
+        return ~finished
+
+    def next_piece(carry):
+        t, y, above, steps, restarts, *_ = carry
+        sol = _solve_piece(args, t, y, controls, settings, above)
+        terminating, crossings = sol.event_mask if sol.event_mask is not None else ((), ())
+        termination = _first_event(tuple(terminating))
+        crossing = _first_event(tuple(crossings)) - 1  # index into the (down, up) pairs; −1: none
+        restarted = (crossing >= 0) & (termination == 0)
+        above = above ^ (restarted & (jnp.arange(above.size) == crossing // 2))
+        steps = steps + jnp.stack([sol.stats[k] for k in ("num_steps", "num_accepted_steps", "num_rejected_steps")])
+        out_of_steps = steps[0] >= settings.max_steps
+        result = diffrax.RESULTS.where(restarted & out_of_steps, diffrax.RESULTS.max_steps_reached, sol.result)
+        finished = ~restarted | out_of_steps
+        return sol.ts[-1], sol.ys[-1], above, steps, restarts + restarted, termination, result, finished
+
+    start = (
+        jnp.asarray(0.0),
+        y0,
+        above,
+        jnp.zeros(3, int),
+        jnp.asarray(0),
+        jnp.asarray(0),
+        diffrax.RESULTS.successful,
+        jnp.asarray(False),
+    )
+    t_end, y_end, _, steps, restarts, termination, result, _ = jax.lax.while_loop(unfinished, next_piece, start)
     return RodRun(
-        t_end=sol.ts[-1],
-        y_end=sol.ys[-1],
+        t_end=t_end,
+        y_end=y_end,
         termination=termination,
-        status=_status_index(sol.result),
-        num_steps=sol.stats["num_steps"],
-        num_accepted_steps=sol.stats["num_accepted_steps"],
-        num_rejected_steps=sol.stats["num_rejected_steps"],
+        status=_status_index(result),
+        num_steps=steps[0],
+        num_accepted_steps=steps[1],
+        num_rejected_steps=steps[2],
+        num_restarts=restarts,
     )
 
 
