@@ -69,7 +69,9 @@ def _hold_contact(args: RodContact, above: Bool[Array, ""]) -> RodContact:
 RESTART_SURFACES: dict[str, RestartSurface] = {"contact": RestartSurface(value=_normal_gap, hold=_hold_contact)}
 
 
-def crossing_events(surface: RestartSurface, above: Bool[Array, ""]) -> tuple[tuple[Callable, Callable], tuple[bool, bool]]:
+def crossing_events(
+    surface: RestartSurface, above: Bool[Array, ""]
+) -> tuple[tuple[Callable, Callable], tuple[bool, bool]]:
     """Two diffrax condition functions and their directions: (downwards, upwards) crossings of ``surface``.
 
     Only the one for the current side is live; the other is a constant that never crosses zero.
