@@ -272,14 +272,16 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
         name=config["study"]["name"],
         kind=KIND,
         rows=rows,
-        references={
-            "systems": [
-                {"system": {k: system[k] for k in axes}, **reference.as_json()}
-                for system, reference in zip(systems, references)
-            ]
+        references=(
+            {
+                "systems": [
+                    {"system": {k: system[k] for k in axes}, **reference.as_json()}
+                    for system, reference in zip(systems, references)
+                ]
+            }
             if axes
             else references[0].as_json()
-        },
+        ),
         solver_statistics={
             "solver": settings.solver,
             "rtol": config["solver"]["rtol"],

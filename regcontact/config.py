@@ -155,7 +155,7 @@ def list_of(item: Parser, min_length: int = 0, what: str = "values") -> Parser:
         if not isinstance(value, list):
             raise _Invalid(f"a list of {what}")
         if len(value) < min_length:
-            raise _Invalid(f"a list of at least {min_length} {what}")
+            raise _Invalid(f"a non-empty list of {what}" if min_length == 1 else f"a list of ≥ {min_length} {what}")
         parsed = []
         for entry in value:
             try:
@@ -178,7 +178,7 @@ def validate(raw: Mapping[str, Any], schema: Mapping[str, Any], prefix: str = ""
     if unknown:
         key = unknown[0]
         known = ", ".join(sorted(schema)) or "(none)"
-        raise ConfigError(prefix + key, raw[key], f"no such key here; known keys: {known}")
+        raise ConfigError(prefix + key, raw[key], f"a known key (this table has: {known})")
     parsed: dict[str, Any] = {}
     for key, spec in schema.items():
         dotted = prefix + key
