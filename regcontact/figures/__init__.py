@@ -17,7 +17,9 @@ FigureFunction = Callable[[Path], list[Path]]
 
 FIGURES: dict[str, FigureFunction] = {}
 
-FIGURE_MODULES: tuple[str, ...] = ()
+FIGURE_MODULES: tuple[str, ...] = (
+    "regcontact.figures.mode_regions",
+)
 
 
 def figure(name: str) -> Callable[[FigureFunction], FigureFunction]:
