@@ -19,6 +19,7 @@ FIGURES: dict[str, FigureFunction] = {}
 
 FIGURE_MODULES: tuple[str, ...] = (
     "regcontact.figures.mode_regions",
+    "regcontact.figures.fast_scale_portraits",
 )
 
 

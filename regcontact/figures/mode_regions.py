@@ -70,7 +70,7 @@ def _draw_panel(axis: plt.Axes, wedges: list[tuple[float, float, frozenset]], ra
         outline = np.vstack([[0.0, 0.0], np.column_stack([radius * np.cos(arc), radius * np.sin(arc)])])
         background = STYLE[next(iter(modes))][0] if len(modes) == 1 else (INDETERMINATE if modes else INCONSISTENT)
         axis.add_patch(Polygon(outline, closed=True, facecolor=background, alpha=0.3, edgecolor="none"))
-        for mode in modes:
+        for mode in (name for name in MODE_NAMES if name in modes):  # fixed order: reproducible pictures
             colour, hatch = STYLE[mode]
             axis.add_patch(Polygon(outline, closed=True, facecolor="none", edgecolor=colour, hatch=hatch, lw=0))
         middle = 0.5 * (start + end)
