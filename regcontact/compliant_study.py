@@ -1,0 +1,295 @@
+"""The convergence study of the compliant Painlevé rod: sweep α (and optionally rod parameters) to the rigid limit.
+
+For each case the rod is integrated from its initial state (Preclik Sec. 2.1) with the compliant contact at
+stiffness multiplier α until the run's termination rule, and the force integrals ``∫λ_n dt, ∫λ_t dt`` are set
+beside the rigid predictions for the same rod: the impulse-velocity LCP (Sec. 3) and, where asked, the
+time-stepping LCP (Sec. 4). All cases run in one vmapped, jitted call (chunked).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import jax.tree_util as jtu
+import numpy as np
+
+from regcontact import config as cfg
+from regcontact.contact_model import ContactModel
+from regcontact.friction_laws import FRICTION_LAWS
+from regcontact.normal_laws import NORMAL_LAWS
+from regcontact.rigid_references import rigid_references
+from regcontact.rod import PainleveRod
+from regcontact.simulate import (
+    IMPLICIT_SOLVERS,
+    SOLVER_STATUSES,
+    Case,
+    Controls,
+    SolveSettings,
+    sweep,
+)
+from regcontact.study_result import StudyResult
+from regcontact.termination import EVENTS, contact_time
+
+__all__ = ["KIND", "SYSTEM_FIELDS", "run", "schema"]
+
+KIND = "compliant_sweep"
+
+#: The rod's parameters (Preclik Eqs. 1–4 and the initial state of Sec. 2.1).
+SYSTEM_FIELDS: dict[str, cfg.Field] = {
+    "mass": cfg.Field(cfg.positive, 1.0, "rod mass m > 0"),
+    "length": cfg.Field(cfg.positive, 2.0, "rod length l > 0"),
+    "inertia": cfg.Field(
+        cfg.float_or_choice(cfg.positive, "slender"), "slender", "moment of inertia I > 0, or 'slender' (m l²/12)"
+    ),
+    "gravity": cfg.Field(cfg.finite, 1.0, "gravitational acceleration g (f_y = −m g)"),
+    "torque": cfg.Field(cfg.finite, 0.0, "applied torque τ"),
+    "force_x": cfg.Field(cfg.finite, 0.0, "applied horizontal force f_x"),
+    "mu": cfg.Field(cfg.nonnegative, 1.5, "friction coefficient μ ≥ 0"),
+    "phi0": cfg.Field(cfg.in_open_interval(0.0, float(np.pi), "0, π"), float(np.pi / 3), "initial angle φ₀ (rad)"),
+    "vx0": cfg.Field(cfg.finite, -1.0, "initial horizontal velocity v_x0"),
+    "omega0": cfg.Field(cfg.finite, 0.0, "initial angular velocity ω₀ (v_y0 is set so that ġ_n = 0)"),
+}
+
+_PARAMETER_PARSERS = {"positive": cfg.positive, "nonnegative": cfg.nonnegative}
+
+
+def _law_fields(law: type, default: Callable[[str], float]) -> dict[str, cfg.Field]:
+    return {
+        name: cfg.Field(_PARAMETER_PARSERS[kind], default(name), f"{name}: a number ({kind})")
+        for name, kind in law.PARAMETERS.items()
+    }
+
+
+def _exponent_fields(law: type) -> dict[str, cfg.Field]:
+    return {name: cfg.Field(cfg.finite, 1.0, f"α-exponent of {name}") for name in law.PARAMETERS}
+
+
+def schema(raw: dict[str, Any]) -> dict[str, Any]:
+    """The schema of a compliant sweep; the tables of law parameters depend on the laws the config names."""
+    contact = raw.get("contact", {}) if isinstance(raw.get("contact", {}), dict) else {}
+    normal_name = contact.get("normal_law", "spring_damper")
+    friction_name = contact.get("friction_law", "viscous_coulomb")
+    normal = NORMAL_LAWS.get(normal_name, next(iter(NORMAL_LAWS.values())))
+    friction = FRICTION_LAWS.get(friction_name, next(iter(FRICTION_LAWS.values())))
+    sweep_axes = {
+        name: cfg.Field(cfg.list_of(field.parse, 1, "values"), None, f"values of system.{name} to sweep")
+        for name, field in SYSTEM_FIELDS.items()
+    }
+    return {
+        "study": {
+            "name": cfg.Field(cfg.text, cfg.REQUIRED, "a study name (used for the output folder)"),
+            "kind": cfg.Field(cfg.choice(KIND), KIND, f"'{KIND}'"),
+            "description": cfg.Field(str, "", "free text"),
+        },
+        "system": SYSTEM_FIELDS,
+        "contact": {
+            "normal_law": cfg.Field(cfg.choice(*NORMAL_LAWS), "spring_damper", "a normal law name"),
+            "friction_law": cfg.Field(cfg.choice(*FRICTION_LAWS), "viscous_coulomb", "a friction law name"),
+            "normal": _law_fields(normal, lambda name: 1.0),
+            "friction": _law_fields(friction, lambda name: 1.0),
+            "normal_exponents": _exponent_fields(normal),
+            "friction_exponents": _exponent_fields(friction),
+        },
+        "sweep": {
+            "alpha": cfg.Field(
+                cfg.list_of(cfg.positive, 1, "positive numbers"), cfg.REQUIRED, "a non-empty list of α > 0"
+            ),
+            "chunk_size": cfg.Field(cfg.positive_int, 64, "cases per vmapped call"),
+            **sweep_axes,
+        },
+        "solver": {
+            "name": cfg.Field(cfg.choice(*IMPLICIT_SOLVERS), "Kvaerno5", "an implicit diffrax solver"),
+            "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-7, "relative tolerance"),
+            "atol": cfg.Field(cfg.positive, 1e-9, "absolute tolerance"),
+            "max_steps": cfg.Field(cfg.positive_int, 100_000, "step budget per run"),
+        },
+        "termination": {
+            "events": cfg.Field(cfg.list_of(cfg.choice(*EVENTS), 0, "event names"), ["contact_open"], "events"),
+            "time_limit": cfg.Field(
+                cfg.float_or_choice(cfg.positive, "contact_time"), "contact_time", "a time > 0 or 'contact_time'"
+            ),
+            "contact_times": cfg.Field(cfg.positive, 1.0, "window length in contact times"),
+        },
+        "references": {
+            "impulse_velocity": cfg.Field(cfg.boolean, True, "compare with the impulse-velocity LCP"),
+            "time_stepping_dt": cfg.Field(
+                cfg.list_of(cfg.positive, 0, "positive time steps"), [], "time steps of the time-stepping LCP"
+            ),
+        },
+        "paper": {
+            "source": cfg.Field(str, "", "where the paper's values come from"),
+            "alpha": cfg.Field(cfg.list_of(cfg.positive, 0, "positive numbers"), [], "α of the paper's values"),
+            "int_lambda_n": cfg.Field(cfg.list_of(cfg.finite, 0, "numbers"), [], "paper's ∫λ_n per alpha"),
+            "int_lambda_t": cfg.Field(cfg.list_of(cfg.finite, 0, "numbers"), [], "paper's ∫λ_t per alpha"),
+        },
+    }
+
+
+def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
+    """Cross-field checks a per-key schema cannot express; returns notes on what was resolved.
+
+    The paper's values belong to the system written in the file. If ``--set`` changed a ``system.*`` key or the
+    sweep runs over system parameters, they describe another system and are dropped, with a note.
+    """
+    paper = config["paper"]
+    for key in ("int_lambda_n", "int_lambda_t"):
+        if paper[key] and len(paper[key]) != len(paper["alpha"]):
+            raise cfg.ConfigError(f"paper.{key}", paper[key], f"{len(paper['alpha'])} numbers, one per paper.alpha")
+    changed = [key for key in overridden if key.startswith("system.")]
+    changed += [f"sweep.{name}" for name in SYSTEM_FIELDS if config["sweep"][name] is not None]
+    if changed and paper["alpha"]:
+        config["paper"] = {**paper, "alpha": [], "int_lambda_n": [], "int_lambda_t": []}
+        return [f"paper values not shown: they are for the file's system, and {', '.join(changed)} changed it"]
+    return []
+
+
+#: Columns printed by ``regcontact run`` (the CSV has them all).
+TABLE_COLUMNS = [
+    "alpha",
+    *SYSTEM_FIELDS,
+    "int_lambda_n",
+    "int_lambda_t",
+    "paper_int_lambda_n",
+    "paper_int_lambda_t",
+    "impulse_velocity_n",
+    "impulse_velocity_t",
+    "distance_to_impulse_velocity",
+    "termination",
+    "n_steps",
+    "status",
+]
+
+
+# -- building the batch --------------------------------------------------------------------------------------
+
+
+def _rod(system: dict[str, Any]) -> PainleveRod:
+    values = dict(system)
+    if values["inertia"] == "slender":
+        values["inertia"] = None
+    return PainleveRod(**values)
+
+
+def _contact(contact: dict[str, Any]) -> ContactModel:
+    normal = NORMAL_LAWS[contact["normal_law"]]
+    friction = FRICTION_LAWS[contact["friction_law"]]
+    return ContactModel(
+        normal=normal(**contact["normal"]),
+        friction=friction(**contact["friction"]),
+        normal_exponents=normal(**contact["normal_exponents"]),
+        friction_exponents=friction(**contact["friction_exponents"]),
+    )
+
+
+def swept_systems(config: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
+    """The swept system keys and one full system table per combination of their values."""
+    axes = [name for name in SYSTEM_FIELDS if config["sweep"][name] is not None]
+    combos = itertools.product(*(config["sweep"][name] for name in axes))
+    return axes, [{**config["system"], **dict(zip(axes, values))} for values in combos]
+
+
+def _stack(trees: list) -> Any:
+    return jtu.tree_map(lambda *leaves: jnp.stack(leaves), *trees)
+
+
+def build_cases(config: dict[str, Any]) -> tuple[list[dict[str, Any]], Case]:
+    """One row of swept values per case (systems outer, α inner) and the batched :class:`Case`."""
+    axes, systems = swept_systems(config)
+    contact = _contact(config["contact"])
+    termination, solver = config["termination"], config["solver"]
+    labels, cases = [], []
+    for system in systems:
+        rod = _rod(system)
+        for alpha in config["sweep"]["alpha"]:
+            if termination["time_limit"] == "contact_time":
+                stiffness = contact.at_stiffness(alpha)[0].stiffness
+                t_max = termination["contact_times"] * contact_time(rod, stiffness)
+            else:
+                t_max = termination["time_limit"]
+            controls = Controls(rtol=solver["rtol"], atol=solver["atol"], t_max=t_max)
+            cases.append(Case(rod=rod, contact=contact, alpha=jnp.asarray(alpha, dtype=float), controls=controls))
+            labels.append({"alpha": alpha, **{name: system[name] for name in axes}})
+    return labels, _stack(cases)
+
+
+# -- the study -----------------------------------------------------------------------------------------------
+
+
+def _paper_values(config: dict[str, Any], alpha: float) -> dict[str, float]:
+    paper = config["paper"]
+    matches = [i for i, a in enumerate(paper["alpha"]) if np.isclose(a, alpha, rtol=1e-12)]
+    if not matches:
+        return {}
+    values = {}
+    for key in ("int_lambda_n", "int_lambda_t"):
+        if paper[key]:
+            values[f"paper_{key}"] = paper[key][matches[0]]
+    return values
+
+
+def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
+    """Run the sweep and return its table, references, solver statistics and timings."""
+    labels, cases = build_cases(config)
+    settings = SolveSettings(
+        solver=config["solver"]["name"],
+        events=tuple(config["termination"]["events"]),
+        max_steps=config["solver"]["max_steps"],
+    )
+    axes, systems = swept_systems(config)
+    progress(f"{len(labels)} cases: {len(systems)} system(s) × {len(config['sweep']['alpha'])} values of α")
+
+    references = [rigid_references(_rod(system), config["references"]) for system in systems]
+    runs, timings = sweep(cases, settings, chunk_size=config["sweep"]["chunk_size"], progress=progress)
+
+    events = ("time_limit", *settings.events)
+    per_system = len(config["sweep"]["alpha"])
+    rows = []
+    for i, label in enumerate(labels):
+        reference = references[i // per_system]
+        integrals = runs.force_integrals[i]
+        row = {
+            **label,
+            "int_lambda_n": float(integrals[0]),
+            "int_lambda_t": float(integrals[1]),
+            **_paper_values(config, label["alpha"]),
+            **reference.columns(integrals),
+            "t_end": float(runs.t_end[i]),
+            "t_max": float(cases.controls.t_max[i]),
+            "termination": events[int(runs.termination[i])],
+            "n_steps": int(runs.num_steps[i]),
+            "n_accepted": int(runs.num_accepted_steps[i]),
+            "n_rejected": int(runs.num_rejected_steps[i]),
+            "status": SOLVER_STATUSES[int(runs.status[i])],
+        }
+        rows.append(row)
+
+    failed = [row for row in rows if row["status"] not in ("successful", "event_occurred")]
+    return StudyResult(
+        name=config["study"]["name"],
+        kind=KIND,
+        rows=rows,
+        references={
+            "systems": [
+                {"system": {k: system[k] for k in axes}, **reference.as_json()}
+                for system, reference in zip(systems, references)
+            ]
+            if axes
+            else references[0].as_json()
+        },
+        solver_statistics={
+            "solver": settings.solver,
+            "rtol": config["solver"]["rtol"],
+            "atol": config["solver"]["atol"],
+            "accepted_steps_total": int(np.sum(runs.num_accepted_steps)),
+            "rejected_steps_total": int(np.sum(runs.num_rejected_steps)),
+            "accepted_steps_max": int(np.max(runs.num_accepted_steps)),
+            "failed_cases": len(failed),
+        },
+        timings={"compile_s": timings.compile_s, "solve_s": timings.run_s},
+        failures=[f"alpha={row['alpha']:g}: {row['status']}" for row in failed],
+        device=str(jax.devices()[0]),
+    )

@@ -1,0 +1,232 @@
+"""Study configuration: TOML files, ``--set`` overrides, and validation against a declared schema.
+
+A schema is a nested dict whose leaves are :class:`Field`s. Validation walks the raw TOML tables, rejects
+unknown keys, parses every value with its field's parser and fills in defaults. Every problem is a
+:class:`ConfigError` naming the dotted key, the offending value and what was expected, so the CLI can print one
+line and stop before anything runs or is written.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import tomllib
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "REQUIRED",
+    "ConfigError",
+    "Field",
+    "apply_override",
+    "boolean",
+    "choice",
+    "finite",
+    "float_or_choice",
+    "in_open_interval",
+    "list_of",
+    "nonnegative",
+    "positive",
+    "positive_int",
+    "read_toml",
+    "text",
+    "validate",
+]
+
+
+class ConfigError(ValueError):
+    """A bad configuration value: ``key = value: expected ...``."""
+
+    def __init__(self, key: str, value: Any, expected: str):
+        self.key, self.value, self.expected = key, value, expected
+        shown = "(missing)" if value is REQUIRED else repr(value)
+        super().__init__(f"{key} = {shown}: expected {expected}")
+
+
+class _Required:
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+#: Default of a field that the config must give.
+REQUIRED: Any = _Required()
+
+Parser = Callable[[Any], Any]
+
+
+@dataclasses.dataclass(frozen=True)
+class Field:
+    """One config value: how to parse it, its default, and a line of documentation."""
+
+    parse: Parser
+    default: Any = REQUIRED
+    doc: str = ""
+
+
+class _Invalid(Exception):
+    """Raised by parsers with the text of what was expected."""
+
+
+# -- parsers: each returns the parsed value or raises _Invalid(expected) ------------------------------------
+
+
+def _number(value: Any, expected: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise _Invalid(expected)
+    return float(value)
+
+
+def finite(value: Any) -> float:
+    return _number(value, "a finite number")
+
+
+def positive(value: Any) -> float:
+    number = _number(value, "a positive number")
+    if number <= 0:
+        raise _Invalid("a positive number")
+    return number
+
+
+def nonnegative(value: Any) -> float:
+    number = _number(value, "a number ≥ 0")
+    if number < 0:
+        raise _Invalid("a number ≥ 0")
+    return number
+
+
+def in_open_interval(low: float, high: float, label: str | None = None) -> Parser:
+    expected = f"a number in ({label or f'{low:g}, {high:g}'})"
+
+    def parse(value: Any) -> float:
+        number = _number(value, expected)
+        if not low < number < high:
+            raise _Invalid(expected)
+        return number
+
+    return parse
+
+
+def positive_int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise _Invalid("a positive integer")
+    return value
+
+
+def boolean(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise _Invalid("true or false")
+    return value
+
+
+def text(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise _Invalid("a non-empty string")
+    return value
+
+
+def choice(*names: str) -> Parser:
+    expected = "one of " + ", ".join(repr(n) for n in names)
+
+    def parse(value: Any) -> str:
+        if value not in names:
+            raise _Invalid(expected)
+        return value
+
+    return parse
+
+
+def float_or_choice(number: Parser, *names: str) -> Parser:
+    """A number accepted by ``number``, or one of the given words."""
+
+    def parse(value: Any) -> float | str:
+        if isinstance(value, str):
+            return choice(*names)(value)
+        try:
+            return number(value)
+        except _Invalid as error:
+            raise _Invalid(f"{error} or one of " + ", ".join(repr(n) for n in names)) from None
+
+    return parse
+
+
+def list_of(item: Parser, min_length: int = 0, what: str = "values") -> Parser:
+    def parse(value: Any) -> list:
+        if not isinstance(value, list):
+            raise _Invalid(f"a list of {what}")
+        if len(value) < min_length:
+            raise _Invalid(f"a list of at least {min_length} {what}")
+        parsed = []
+        for entry in value:
+            try:
+                parsed.append(item(entry))
+            except _Invalid as error:
+                raise _Invalid(f"a list of {what}, each {error}") from None
+        return parsed
+
+    return parse
+
+
+# -- validation --------------------------------------------------------------------------------------------
+
+
+def validate(raw: Mapping[str, Any], schema: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Check ``raw`` against ``schema`` and return it parsed, with defaults filled in."""
+    if not isinstance(raw, Mapping):
+        raise ConfigError(prefix.rstrip(".") or "(top level)", raw, "a table")
+    unknown = [key for key in raw if key not in schema]
+    if unknown:
+        key = unknown[0]
+        known = ", ".join(sorted(schema)) or "(none)"
+        raise ConfigError(prefix + key, raw[key], f"no such key here; known keys: {known}")
+    parsed: dict[str, Any] = {}
+    for key, spec in schema.items():
+        dotted = prefix + key
+        if isinstance(spec, Mapping):
+            parsed[key] = validate(raw.get(key, {}), spec, dotted + ".")
+            continue
+        if key not in raw:
+            if spec.default is REQUIRED:
+                raise ConfigError(dotted, REQUIRED, _describe(spec))
+            parsed[key] = spec.default
+            continue
+        try:
+            parsed[key] = spec.parse(raw[key])
+        except _Invalid as error:
+            raise ConfigError(dotted, raw[key], str(error)) from None
+    return parsed
+
+
+def _describe(spec: Field) -> str:
+    return spec.doc or "a value"
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """Parse a TOML file; a syntax error becomes a :class:`ConfigError` naming the file."""
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        raise ConfigError("CONFIG", str(path), "an existing TOML file") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError("CONFIG", str(path), f"valid TOML ({error})") from None
+
+
+def apply_override(raw: dict[str, Any], assignment: str) -> None:
+    """Apply ``key.path=value`` to the raw config in place; ``value`` is read as TOML, else as a string."""
+    key, sep, text_value = assignment.partition("=")
+    key = key.strip()
+    if not sep or not key or any(not part for part in key.split(".")):
+        raise ConfigError("--set", assignment, "key.path=value")
+    try:
+        value = tomllib.loads(f"value = {text_value.strip()}")["value"]
+    except tomllib.TOMLDecodeError:
+        value = text_value.strip()
+    *tables, leaf = key.split(".")
+    node = raw
+    for depth, table in enumerate(tables):
+        child = node.setdefault(table, {})
+        if not isinstance(child, dict):
+            raise ConfigError(".".join(tables[: depth + 1]), child, "a table (cannot set a key inside it)")
+        node = child
+    node[leaf] = value

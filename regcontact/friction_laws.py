@@ -1,0 +1,39 @@
+"""Friction laws: the tangential force λ_t as a pure function of the slip rate ġ_t, λ_n and μ."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import equinox as eqx
+import jax.numpy as jnp
+from jaxtyping import Array, ArrayLike, Float
+
+__all__ = ["FRICTION_LAWS", "ViscousCoulomb"]
+
+Scalar = Float[Array, ""]
+
+
+class ViscousCoulomb(eqx.Module):
+    """Viscous-limited Coulomb friction, Preclik & Rüde Eq. 22 (second line), in the plane:
+
+        λ_t = −sgn(ġ_t) min(μ λ_n, γ_t |ġ_t|) = −clip(γ_t ġ_t, −μ λ_n, μ λ_n).
+
+    Below the Coulomb limit it is a viscous damper (the regularised stick), at the limit it is Coulomb sliding.
+    It always opposes the slip, so λ_t ġ_t ≤ 0: friction never feeds energy in.
+    """
+
+    #: Parameter name -> "positive" or "nonnegative" (what a config may give at α = 1).
+    PARAMETERS: ClassVar[dict[str, str]] = {"damping": "nonnegative"}
+
+    damping: Scalar
+
+    def __init__(self, damping: ArrayLike = 1.0):
+        self.damping = jnp.asarray(damping, dtype=float)
+
+    def __call__(self, slip_rate: Scalar, normal_force: Scalar, mu: Scalar) -> Scalar:
+        limit = mu * normal_force
+        return -jnp.clip(self.damping * slip_rate, -limit, limit)
+
+
+#: Friction laws by config name.
+FRICTION_LAWS: dict[str, type[eqx.Module]] = {"viscous_coulomb": ViscousCoulomb}

@@ -1,0 +1,40 @@
+"""The instantaneous impulse-velocity problem of Preclik & Rüde, Sec. 3 (Eqs. 13–15).
+
+An impulse ``Λ`` jumps the velocity, ``M (v⁺ − v⁻) = Jᵀ Λ`` (Eq. 13), and the contact law acts on the
+contact velocity after it, ``ġ⁺ = J v⁻ + W Λ``: ``ġ_n⁺ ≥ 0 ⊥ Λ_n ≥ 0`` (Eq. 14) and the Coulomb box on
+``ġ_t⁺`` (Eq. 15). Unlike the force-acceleration problem it always has a solution; it may have several.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from regcontact.rigid.contact_law import contact_law_solutions
+from regcontact.rigid.solutions import RigidSolution, RigidSolutions
+from regcontact.rigid.state import ContactState
+
+__all__ = ["impulse_velocity"]
+
+
+def impulse_velocity(state: ContactState, tol: float = 1e-9) -> RigidSolutions:
+    """Every contact impulse ``Λ = (Λ_n, Λ_t)`` with its mode and the velocities after it.
+
+    The contact must be closed (``g_n = 0``, relative to ``tol``): impulses do not move positions, so an open
+    contact carries none (the single solution ``Λ = 0``) and a penetrating one raises ``ValueError``.
+    """
+    length_scale = np.abs(state.jacobian).max()
+    if state.gap < -tol * length_scale:
+        raise ValueError(f"impulse_velocity needs g_n ≥ 0, got g_n = {state.gap:.3g}")
+    if state.gap > tol * length_scale:
+        solutions = ((np.zeros(2), state.contact_velocity, "opening"),)
+        continua: tuple = ()
+    else:
+        solutions, continua = contact_law_solutions(state.delassus, state.contact_velocity, state.mu, tol)
+    return RigidSolutions(
+        "impulse_velocity",
+        tuple(
+            RigidSolution(reaction=impulse, mode=mode, contact_rate=rate, velocity=state.velocity_after(impulse))
+            for impulse, rate, mode in solutions
+        ),
+        continua,
+    )

@@ -1,0 +1,76 @@
+"""The mechanical state of a planar body with one contact, as the rigid formulations need it.
+
+``M v̇ = f + Jᵀ λ`` with ``λ = (λ_n, λ_t)``; the contact quantities are the gap ``g_n``, the contact
+velocity ``ġ = J v`` and the contact acceleration ``g̈ = J v̇ + J̇ v``. Everything is a plain numpy array: the
+rigid references are small, exact linear algebra, not traced JAX code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from regcontact.rod import PainleveRod
+
+__all__ = ["ContactState"]
+
+
+@dataclass(frozen=True)
+class ContactState:
+    """One contact of a planar body: ``M`` (k×k), ``J`` (2×k, rows normal and tangential), ``J̇ v`` (2),
+    applied force ``f`` (k), velocity ``v`` (k), friction coefficient ``mu`` and normal gap ``g_n``."""
+
+    mass_matrix: NDArray[np.float64]
+    jacobian: NDArray[np.float64]
+    jacobian_rate: NDArray[np.float64]
+    applied_force: NDArray[np.float64]
+    velocity: NDArray[np.float64]
+    mu: float
+    gap: float
+
+    @classmethod
+    def from_rod(cls, rod: PainleveRod, q: ArrayLike | None = None, v: ArrayLike | None = None) -> ContactState:
+        """The rod at ``(q, v)``, by default its initial state (in contact, ``ġ_n = 0``)."""
+        q0, v0 = rod.initial_state()
+        q = q0 if q is None else q
+        v = v0 if v is None else v
+        as_array = lambda a: np.asarray(a, dtype=float)  # noqa: E731
+        return cls(
+            mass_matrix=as_array(rod.mass_matrix()),
+            jacobian=as_array(rod.jacobian(q)),
+            jacobian_rate=as_array(rod.jacobian_rate(q, v)),
+            applied_force=as_array(rod.applied_force()),
+            velocity=as_array(v),
+            mu=float(rod.mu),
+            gap=float(as_array(rod.gap(q))[0]),
+        )
+
+    @property
+    def delassus(self) -> NDArray[np.float64]:
+        """``W = J M⁻¹ Jᵀ``: how a reaction moves the contact (Eq. 4)."""
+        return self.jacobian @ np.linalg.solve(self.mass_matrix, self.jacobian.T)
+
+    @property
+    def contact_velocity(self) -> NDArray[np.float64]:
+        """``ġ = J v`` (Eq. 3)."""
+        return self.jacobian @ self.velocity
+
+    @property
+    def free_acceleration(self) -> NDArray[np.float64]:
+        """``g̈`` without reactions: ``J M⁻¹ f + J̇ v`` (the constant term of Eq. 4)."""
+        return self.jacobian @ np.linalg.solve(self.mass_matrix, self.applied_force) + self.jacobian_rate
+
+    def velocity_after(self, impulse: ArrayLike) -> NDArray[np.float64]:
+        """``v⁺ = v + M⁻¹ Jᵀ Λ`` (Eq. 13)."""
+        return self.velocity + np.linalg.solve(self.mass_matrix, self.jacobian.T @ np.asarray(impulse, float))
+
+    def acceleration(self, force: ArrayLike) -> NDArray[np.float64]:
+        """``v̇ = M⁻¹ (f + Jᵀ λ)`` (Eq. 1)."""
+        return np.linalg.solve(self.mass_matrix, self.applied_force + self.jacobian.T @ np.asarray(force, float))
+
+    def kinetic_energy(self, velocity: ArrayLike | None = None) -> float:
+        """``½ vᵀ M v`` of ``velocity`` (default: the current one)."""
+        v = self.velocity if velocity is None else np.asarray(velocity, dtype=float)
+        return 0.5 * float(v @ self.mass_matrix @ v)
