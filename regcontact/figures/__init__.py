@@ -17,7 +17,10 @@ FigureFunction = Callable[[Path], list[Path]]
 
 FIGURES: dict[str, FigureFunction] = {}
 
-FIGURE_MODULES: tuple[str, ...] = ()
+FIGURE_MODULES: tuple[str, ...] = (
+    "regcontact.figures.mode_regions",
+    "regcontact.figures.fast_scale_portraits",
+)
 
 
 def figure(name: str) -> Callable[[FigureFunction], FigureFunction]:
