@@ -40,6 +40,7 @@ __all__ = [
     "SolveSettings",
     "SweepTimings",
     "batch_size",
+    "rod_trajectory",
     "solve_rod",
     "sweep",
 ]
@@ -127,14 +128,15 @@ def _status_index(result: diffrax.RESULTS) -> Int[Array, ""]:
     return jnp.argmax(matches)
 
 
-def solve_rod(
+def _diffeqsolve(
     rod: PainleveRod,
     contact: ContactModel,
     alpha: Float[Array, ""],
     controls: Controls,
     settings: SolveSettings,
-) -> RodRun:
-    """Integrate the compliant rod at stiffness multiplier ``alpha`` from its initial state."""
+    saveat: diffrax.SaveAt,
+) -> diffrax.Solution:
+    """The one diffrax call behind every compliant-rod solve."""
     normal, friction = contact.at_stiffness(alpha)
     args = RodContact(rod=rod, normal=normal, friction=friction)
     if settings.events:
@@ -143,7 +145,7 @@ def solve_rod(
         event = diffrax.Event(cond_fn=conditions, root_finder=root_finder, direction=True)
     else:
         event = None
-    sol = diffrax.diffeqsolve(
+    return diffrax.diffeqsolve(
         diffrax.ODETerm(rod_vector_field),
         IMPLICIT_SOLVERS[settings.solver](),
         t0=0.0,
@@ -151,12 +153,23 @@ def solve_rod(
         dt0=None,
         y0=initial_rod_state(rod),
         args=args,
-        saveat=diffrax.SaveAt(t1=True),
+        saveat=saveat,
         stepsize_controller=diffrax.PIDController(rtol=controls.rtol, atol=controls.atol),
         event=event,
         max_steps=settings.max_steps,
         throw=False,
     )
+
+
+def solve_rod(
+    rod: PainleveRod,
+    contact: ContactModel,
+    alpha: Float[Array, ""],
+    controls: Controls,
+    settings: SolveSettings,
+) -> RodRun:
+    """Integrate the compliant rod at stiffness multiplier ``alpha`` from its initial state to its end."""
+    sol = _diffeqsolve(rod, contact, alpha, controls, settings, diffrax.SaveAt(t1=True))
     if settings.events:
         masks = jnp.stack([sol.event_mask[name] for name in settings.events])
         termination = jnp.where(jnp.any(masks), jnp.argmax(masks) + 1, 0)
@@ -171,6 +184,22 @@ def solve_rod(
         num_accepted_steps=sol.stats["num_accepted_steps"],
         num_rejected_steps=sol.stats["num_rejected_steps"],
     )
+
+
+def rod_trajectory(
+    rod: PainleveRod,
+    contact: ContactModel,
+    alpha: Float[Array, ""],
+    controls: Controls,
+    settings: SolveSettings,
+    ts: Float[Array, " n"],
+) -> tuple[Float[Array, "n 8"], Int[Array, ""]]:
+    """The state at the times ``ts`` (within ``[0, t_max]``) and the solver status index.
+
+    Times after an event that ended the run hold ``inf``, as diffrax leaves them.
+    """
+    sol = _diffeqsolve(rod, contact, alpha, controls, settings, diffrax.SaveAt(ts=ts))
+    return sol.ys, _status_index(sol.result)
 
 
 class Case(eqx.Module):
