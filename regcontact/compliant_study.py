@@ -21,6 +21,7 @@ from regcontact import config as cfg
 from regcontact.contact_model import ContactModel
 from regcontact.friction_laws import FRICTION_LAWS
 from regcontact.normal_laws import NORMAL_LAWS
+from regcontact.rigid import torque_threshold
 from regcontact.rigid_references import rigid_references
 from regcontact.rod import PainleveRod
 from regcontact.simulate import (
@@ -46,7 +47,11 @@ SYSTEM_FIELDS: dict[str, cfg.Field] = {
         cfg.float_or_choice(cfg.positive, "slender"), "slender", "moment of inertia I > 0, or 'slender' (m l²/12)"
     ),
     "gravity": cfg.Field(cfg.finite, 1.0, "gravitational acceleration g (f_y = −m g)"),
-    "torque": cfg.Field(cfg.finite, 0.0, "applied torque τ"),
+    "torque": cfg.Field(
+        cfg.finite_or_table(below_threshold=cfg.finite),
+        0.0,
+        "applied torque τ, or {below_threshold = d}: τ = 2 f_y I / (m l cos φ₀) − d (Preclik Eq. 12)",
+    ),
     "force_x": cfg.Field(cfg.finite, 0.0, "applied horizontal force f_x"),
     "mu": cfg.Field(cfg.nonnegative, 1.5, "friction coefficient μ ≥ 0"),
     "phi0": cfg.Field(cfg.in_open_interval(0.0, float(np.pi), "0, π"), float(np.pi / 3), "initial angle φ₀ (rad)"),
@@ -168,9 +173,15 @@ TABLE_COLUMNS = [
 
 
 def _rod(system: dict[str, Any]) -> PainleveRod:
+    """The rod a system table describes (resolving ``inertia = "slender"`` and a torque below threshold)."""
     values = dict(system)
     if values["inertia"] == "slender":
         values["inertia"] = None
+    if isinstance(values["torque"], dict):
+        threshold = torque_threshold(
+            values["phi0"], values["mass"], values["length"], values["inertia"], values["gravity"]
+        )
+        values["torque"] = threshold - values["torque"]["below_threshold"]
     return PainleveRod(**values)
 
 

@@ -23,6 +23,7 @@ __all__ = [
     "boolean",
     "choice",
     "finite",
+    "finite_or_table",
     "float_or_choice",
     "in_open_interval",
     "list_of",
@@ -146,6 +147,24 @@ def float_or_choice(number: Parser, *names: str) -> Parser:
             return number(value)
         except _Invalid as error:
             raise _Invalid(f"{error} or one of " + ", ".join(repr(n) for n in names)) from None
+
+    return parse
+
+
+def finite_or_table(**fields: Parser) -> Parser:
+    """A finite number, or an inline table with exactly the given keys (each parsed by its parser)."""
+    keys = ", ".join(fields)
+    expected = f"a finite number or a table {{{keys}}}"
+
+    def parse(value: Any) -> float | dict[str, Any]:
+        if isinstance(value, dict):
+            if set(value) != set(fields):
+                raise _Invalid(expected)
+            try:
+                return {key: fields[key](item) for key, item in value.items()}
+            except _Invalid:
+                raise _Invalid(expected) from None
+        return _number(value, expected)
 
     return parse
 

@@ -22,6 +22,7 @@ TABLE1 = Path(__file__).parents[1] / "studies" / "table1.toml"
         ("system.phi0=abc", "system.phi0", "number"),
         ("system.mass=true", "system.mass", "positive number"),
         ("system.colour=1", "system.colour", "known key"),
+        ("system.torque={below = 1}", "system.torque", "{below_threshold}"),
         ("contact.normal.stiffness=-3", "contact.normal.stiffness", "positive"),
         ("contact.normal.damping=-1", "contact.normal.damping", "≥ 0"),
         ("contact.normal_law=hertz_pro", "contact.normal_law", "one of"),
@@ -80,3 +81,12 @@ def test_override_syntax():
         apply_override(raw, "novalue")
     with pytest.raises(ConfigError, match="a.b"):
         apply_override(raw, "a.b.c=1")
+
+
+def test_torque_below_threshold_is_resolved_from_the_rod():
+    from regcontact.compliant_study import _rod
+
+    loaded = load_study(TABLE1, ["system.torque={below_threshold = 1.0}"])
+    rod = _rod(loaded.config["system"])
+    # Preclik Sec. 2.2: τ = 2 f_y I / (m l cos φ) − 1 with m = 1, l = 2, I = 1/3, g = 1, φ = π/3
+    assert float(rod.torque) == pytest.approx(2 * (-1) * (1 / 3) / (1 * 2 * 0.5) - 1, rel=1e-14)
