@@ -21,9 +21,8 @@ from regcontact import config as cfg
 from regcontact.contact_model import ContactModel
 from regcontact.friction_laws import FRICTION_LAWS
 from regcontact.normal_laws import NORMAL_LAWS
-from regcontact.rigid import torque_threshold
 from regcontact.rigid_references import rigid_references
-from regcontact.rod import PainleveRod
+from regcontact.rod_config import SYSTEM_FIELDS, rod_from_config
 from regcontact.simulate import (
     IMPLICIT_SOLVERS,
     SOLVER_STATUSES,
@@ -35,29 +34,9 @@ from regcontact.simulate import (
 from regcontact.study_result import StudyResult
 from regcontact.termination import EVENTS, contact_time
 
-__all__ = ["KIND", "SYSTEM_FIELDS", "run", "schema"]
+__all__ = ["KIND", "TABLE_COLUMNS", "build_cases", "check", "run", "schema", "swept_systems"]
 
 KIND = "compliant_sweep"
-
-#: The rod's parameters (Preclik Eqs. 1–4 and the initial state of Sec. 2.1).
-SYSTEM_FIELDS: dict[str, cfg.Field] = {
-    "mass": cfg.Field(cfg.positive, 1.0, "rod mass m > 0"),
-    "length": cfg.Field(cfg.positive, 2.0, "rod length l > 0"),
-    "inertia": cfg.Field(
-        cfg.float_or_choice(cfg.positive, "slender"), "slender", "moment of inertia I > 0, or 'slender' (m l²/12)"
-    ),
-    "gravity": cfg.Field(cfg.finite, 1.0, "gravitational acceleration g (f_y = −m g)"),
-    "torque": cfg.Field(
-        cfg.finite_or_table(below_threshold=cfg.finite),
-        0.0,
-        "applied torque τ, or {below_threshold = d}: τ = 2 f_y I / (m l cos φ₀) − d (Preclik Eq. 12)",
-    ),
-    "force_x": cfg.Field(cfg.finite, 0.0, "applied horizontal force f_x"),
-    "mu": cfg.Field(cfg.nonnegative, 1.5, "friction coefficient μ ≥ 0"),
-    "phi0": cfg.Field(cfg.in_open_interval(0.0, float(np.pi), "0, π"), float(np.pi / 3), "initial angle φ₀ (rad)"),
-    "vx0": cfg.Field(cfg.finite, -1.0, "initial horizontal velocity v_x0"),
-    "omega0": cfg.Field(cfg.finite, 0.0, "initial angular velocity ω₀ (v_y0 is set so that ġ_n = 0)"),
-}
 
 _PARAMETER_PARSERS = {"positive": cfg.positive, "nonnegative": cfg.nonnegative}
 
@@ -172,19 +151,6 @@ TABLE_COLUMNS = [
 # -- building the batch --------------------------------------------------------------------------------------
 
 
-def _rod(system: dict[str, Any]) -> PainleveRod:
-    """The rod a system table describes (resolving ``inertia = "slender"`` and a torque below threshold)."""
-    values = dict(system)
-    if values["inertia"] == "slender":
-        values["inertia"] = None
-    if isinstance(values["torque"], dict):
-        threshold = torque_threshold(
-            values["phi0"], values["mass"], values["length"], values["inertia"], values["gravity"]
-        )
-        values["torque"] = threshold - values["torque"]["below_threshold"]
-    return PainleveRod(**values)
-
-
 def _contact(contact: dict[str, Any]) -> ContactModel:
     normal = NORMAL_LAWS[contact["normal_law"]]
     friction = FRICTION_LAWS[contact["friction_law"]]
@@ -214,7 +180,7 @@ def build_cases(config: dict[str, Any]) -> tuple[list[dict[str, Any]], Case]:
     termination, solver = config["termination"], config["solver"]
     labels, cases = [], []
     for system in systems:
-        rod = _rod(system)
+        rod = rod_from_config(system)
         for alpha in config["sweep"]["alpha"]:
             if termination["time_limit"] == "contact_time":
                 stiffness = contact.at_stiffness(alpha)[0].stiffness
@@ -253,7 +219,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
     axes, systems = swept_systems(config)
     progress(f"{len(labels)} cases: {len(systems)} system(s) × {len(config['sweep']['alpha'])} values of α")
 
-    references = [rigid_references(_rod(system), config["references"]) for system in systems]
+    references = [rigid_references(rod_from_config(system), config["references"]) for system in systems]
     runs, timings = sweep(cases, settings, chunk_size=config["sweep"]["chunk_size"], progress=progress)
 
     events = ("time_limit", *settings.events)

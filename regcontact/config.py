@@ -19,6 +19,7 @@ __all__ = [
     "REQUIRED",
     "ConfigError",
     "Field",
+    "NamedTables",
     "apply_override",
     "boolean",
     "choice",
@@ -62,6 +63,15 @@ class Field:
 
     parse: Parser
     default: Any = REQUIRED
+    doc: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class NamedTables:
+    """A table of sub-tables with names the user chooses, each validated against ``schema``."""
+
+    schema: Mapping[str, Any]
+    min_count: int = 1
     doc: str = ""
 
 
@@ -203,6 +213,12 @@ def validate(raw: Mapping[str, Any], schema: Mapping[str, Any], prefix: str = ""
         dotted = prefix + key
         if isinstance(spec, Mapping):
             parsed[key] = validate(raw.get(key, {}), spec, dotted + ".")
+            continue
+        if isinstance(spec, NamedTables):
+            tables = raw.get(key, {})
+            if not isinstance(tables, Mapping) or len(tables) < spec.min_count:
+                raise ConfigError(dotted, tables, f"at least {spec.min_count} named table(s): {spec.doc}")
+            parsed[key] = {name: validate(table, spec.schema, f"{dotted}.{name}.") for name, table in tables.items()}
             continue
         if key not in raw:
             if spec.default is REQUIRED:

@@ -84,9 +84,9 @@ def test_override_syntax():
 
 
 def test_torque_below_threshold_is_resolved_from_the_rod():
-    from regcontact.compliant_study import _rod
+    from regcontact.rod_config import rod_from_config
 
     loaded = load_study(TABLE1, ["system.torque={below_threshold = 1.0}"])
-    rod = _rod(loaded.config["system"])
+    rod = rod_from_config(loaded.config["system"])
     # Preclik Sec. 2.2: τ = 2 f_y I / (m l cos φ) − 1 with m = 1, l = 2, I = 1/3, g = 1, φ = π/3
     assert float(rod.torque) == pytest.approx(2 * (-1) * (1 / 3) / (1 * 2 * 0.5) - 1, rel=1e-14)
