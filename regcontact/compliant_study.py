@@ -64,11 +64,7 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
         for name, field in SYSTEM_FIELDS.items()
     }
     return {
-        "study": {
-            "name": cfg.Field(cfg.text, cfg.REQUIRED, "a study name (used for the output folder)"),
-            "kind": cfg.Field(cfg.choice(KIND), KIND, f"'{KIND}'"),
-            "description": cfg.Field(str, "", "free text"),
-        },
+        "study": cfg.study_fields(KIND),
         "system": SYSTEM_FIELDS,
         "contact": {
             "normal_law": cfg.Field(cfg.choice(*NORMAL_LAWS), "spring_damper", "a normal law name"),

@@ -32,6 +32,7 @@ __all__ = [
     "positive",
     "positive_int",
     "read_toml",
+    "study_fields",
     "text",
     "validate",
 ]
@@ -234,6 +235,15 @@ def validate(raw: Mapping[str, Any], schema: Mapping[str, Any], prefix: str = ""
 
 def _describe(spec: Field) -> str:
     return spec.doc or "a value"
+
+
+def study_fields(kind: str) -> dict[str, Field]:
+    """The ``[study]`` table every study has: its name, its kind, a description."""
+    return {
+        "name": Field(text, REQUIRED, "a study name (used for the output folder)"),
+        "kind": Field(choice(kind), kind, f"'{kind}'"),
+        "description": Field(str, "", "free text"),
+    }
 
 
 def read_toml(path: Path) -> dict[str, Any]:

@@ -69,11 +69,7 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
         },
     }
     return {
-        "study": {
-            "name": cfg.Field(cfg.text, cfg.REQUIRED, "a study name (used for the output folder)"),
-            "kind": cfg.Field(cfg.choice(KIND), KIND, f"'{KIND}'"),
-            "description": cfg.Field(str, "", "free text"),
-        },
+        "study": cfg.study_fields(KIND),
         "system": SYSTEM_FIELDS,
         "setups": cfg.NamedTables(setup, 1, "e.g. [setups.no_force_solution] with label and system overrides"),
         "time_stepping": {
