@@ -23,7 +23,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from regcontact.lcp.complementarity import lcp_residual
+from regcontact.lcp.complementarity import clip_round_off, lcp_residual
 
 __all__ = ["LemkeResult", "LemkeStatus", "lemke"]
 
@@ -57,7 +57,7 @@ def lemke(
     M: ArrayLike,
     q: ArrayLike,
     max_pivots: int | None = None,
-    tol: float = 1e-10,
+    tol: float = 1e-12,
     covering: ArrayLike | None = None,
 ) -> LemkeResult:
     """Solve LCP(M, q) by Lemke's method with lexicographic degeneracy resolution.
@@ -83,7 +83,8 @@ def lemke(
         raise ValueError("the covering vector must have shape (n,) and be strictly positive")
     limit = default_pivot_limit(n) if max_pivots is None else max_pivots
 
-    if np.all(q >= 0):
+    q_decisions = _chop(q, tol)  # entries of q at round-off level below the rest count as zero
+    if np.all(q_decisions >= 0):
         return _finish(M, q, np.zeros(n), "solved", 0, tol)
 
     # Columns of [I, −M, −d]: index j < n is w_j, n ≤ j < 2n is z_{j−n}, 2n is z₀.
@@ -93,7 +94,7 @@ def lemke(
 
     # Initial pivot: z₀ enters at the level that makes every w non-negative; the row that binds leaves.
     # Under the lexicographic perturbation q + (ε, ε², …) ties go to the largest index.
-    ratios = -q / d
+    ratios = -q_decisions / d
     top = ratios.max()
     ties = np.flatnonzero(ratios >= top - tol * np.abs(ratios).max())
     row = ties[-1]
@@ -127,19 +128,20 @@ def _lexicographic_ratio_row(
 ) -> int | None:
     """Row leaving the basis, or ``None`` when the entering column has no positive entry (a ray).
 
-    Minimum ratio ``values / direction`` over rows with a positive pivot; ties go to the artificial ``z₀``
-    (ending the path with a solution), else are broken column by column on ``B⁻¹ / direction``.
+    Minimum ratio ``values / direction`` over rows with a positive pivot. A row ties with the minimum when
+    stepping by the minimum ratio would take its value to zero up to round-off (``tol`` times the largest
+    value). Ties go to the artificial ``z₀`` (ending the path with a solution), else are broken column by
+    column on ``B⁻¹ / direction`` with the same criterion.
     """
     candidates = np.flatnonzero(direction > tol * np.abs(direction).max(initial=0.0))
     if candidates.size == 0:
         return None
-    keys = np.column_stack([_chop(np.maximum(values, 0.0), tol), _chop(inverse, tol)])
-    keys = keys[candidates] / direction[candidates, None]
-    for column in range(keys.shape[1]):
-        key = keys[:, column]
-        low = key.min()
-        keep = key <= low + tol * np.abs(key).max()
-        candidates, keys = candidates[keep], keys[keep]
+    table = np.column_stack([_chop(np.maximum(values, 0.0), tol), _chop(inverse, tol)])
+    for column in range(table.shape[1]):
+        entries = table[candidates, column]
+        low = (entries / direction[candidates]).min()
+        scale = np.abs(table[:, column]).max()
+        candidates = candidates[entries - direction[candidates] * low <= tol * scale]
         if column == 0 and np.any(is_artificial[candidates]):
             return int(candidates[is_artificial[candidates]][0])
         if candidates.size == 1:
@@ -166,8 +168,7 @@ def _finish(
     M: NDArray[np.float64], q: NDArray[np.float64], z: NDArray[np.float64], status: LemkeStatus, pivots: int, tol: float
 ) -> LemkeResult:
     """Clip round-off negatives of ``z``, recompute ``w``, and downgrade an unverified "solved"."""
-    residual = lcp_residual(M, q, z)
-    z = np.where((z < 0) & (z >= -tol * residual.scale), 0.0, z)
+    z = clip_round_off(M, q, z, tol)
     w = M @ z + q
     if status == "solved" and not lcp_residual(M, q, z).within(tol):
         status = "inaccurate"
