@@ -17,7 +17,10 @@ FigureFunction = Callable[[Path], list[Path]]
 
 FIGURES: dict[str, FigureFunction] = {}
 
-FIGURE_MODULES: tuple[str, ...] = ()
+FIGURE_MODULES: tuple[str, ...] = (
+    "regcontact.figures.solution_spaces",
+    "regcontact.figures.painleve_coefficient",
+)
 
 
 def figure(name: str) -> Callable[[FigureFunction], FigureFunction]:
