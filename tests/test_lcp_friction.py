@@ -48,9 +48,11 @@ def satisfies_law(W, b, mu, lam, tol=TOL):
 # Data on binary grids: exactly representable and rich in exact ties (b_n = 0, sliding coefficients that
 # vanish, reactions on the cone's edge), so that the case analysis and the LCP decide boundaries alike.
 # (Values like b_n = −1e-189 next to b_t = 1 are zero at any relative tolerance but not in exact arithmetic.)
-delassus = st.tuples(
-    st.integers(2, 40).map(lambda k: k / 8), st.integers(2, 40).map(lambda k: k / 8), st.integers(-15, 15).map(lambda k: k / 16)
-).map(lambda p: np.array([[p[0] ** 2, p[2] * p[0] * p[1]], [p[2] * p[0] * p[1], p[1] ** 2]]))
+eighths = st.integers(2, 40).map(lambda k: k / 8)
+correlations = st.integers(-15, 15).map(lambda k: k / 16)
+delassus = st.tuples(eighths, eighths, correlations).map(
+    lambda p: np.array([[p[0] ** 2, p[2] * p[0] * p[1]], [p[2] * p[0] * p[1], p[1] ** 2]])
+)
 vectors = st.tuples(st.integers(-16, 16), st.integers(-16, 16)).map(lambda p: np.array(p) / 8)
 frictions = st.integers(0, 24).map(lambda k: k / 8)
 
@@ -79,8 +81,9 @@ def test_lcp_solutions_are_exactly_the_law_solutions(W, b, mu):
 @settings(max_examples=60, deadline=None)
 @given(delassus, vectors, frictions)
 def test_lemke_solves_the_friction_lcp(W, b, mu):
-    # W positive definite makes M copositive (zᵀMz = λᵀWλ + μλ_nβ) and the LCP solvable (Stewart): Lemke's
-    # answer must be one of the law's reactions.
+    # W positive definite makes M copositive (zᵀMz = λᵀWλ + μλ_nβ) though not copositive-plus for μ > 0; for
+    # this class the LCP is solvable and Lemke's method processes it (Stewart, the paper's [10]). Its answer
+    # must be one of the law's reactions.
     problem = friction_lcp(W, b, mu)
     result = lemke(problem.M, problem.q)
     assert result.status == "solved"

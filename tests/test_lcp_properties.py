@@ -99,7 +99,9 @@ small_integers = st.integers(-2, 2).map(float)
 @settings(max_examples=60, deadline=None)
 @given(
     st.integers(1, 5).flatmap(
-        lambda n: st.tuples(arrays(float, (n, n), elements=small_integers), arrays(float, (n,), elements=small_integers))
+        lambda n: st.tuples(
+            arrays(float, (n, n), elements=small_integers), arrays(float, (n,), elements=small_integers)
+        )
     )
 )
 def test_degenerate_integer_problems_follow_the_exact_path(problem):

@@ -39,7 +39,8 @@ def test_state_from_rod_reproduces_equation_4():
     state = ContactState.from_rod(rod)
     m, half, I, phi, omega = 2.0, 1.5, 0.7, 0.6, 1.3
     s, c = np.sin(phi), np.cos(phi)
-    W = np.array([[1 / m + half**2 / I * c**2, -(half**2) / I * s * c], [-(half**2) / I * s * c, 1 / m + half**2 / I * s**2]])
+    coupling = -(half**2) / I * s * c
+    W = np.array([[1 / m + half**2 / I * c**2, coupling], [coupling, 1 / m + half**2 / I * s**2]])
     free = np.array([-1.0 + half * s * omega**2 - half * c * 0.2 / I, half * c * omega**2 + half * s * 0.2 / I])
     np.testing.assert_allclose(state.delassus, W, rtol=1e-14)
     np.testing.assert_allclose(state.free_acceleration, free, rtol=1e-14)
@@ -128,3 +129,9 @@ def test_time_step_far_above_the_ground_is_free_flight():
     state = ContactState.from_rod(rod, q=np.asarray(q0) + np.array([0.0, 1.0, 0.0]))
     (solution,) = time_stepping(state, 0.01)
     assert solution.mode == "opening" and np.all(solution.reaction == 0)
+
+
+def test_records_are_flat_rows():
+    records = impulse_velocity(ContactState.from_rod(PainleveRod())).records()
+    assert {r["mode"] for r in records} == {"opening", "sticking"}
+    assert all(set(r) == {"formulation", "mode", "reaction_n", "reaction_t"} for r in records)

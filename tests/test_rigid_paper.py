@@ -38,7 +38,8 @@ def no_solution_rod():  # Sec. 2.1
 @pytest.fixture
 def two_solution_rod():  # Sec. 2.2
     torque = torque_threshold(PHI, mass=1.0, length=2.0, gravity=1.0) - 1.0
-    return ContactState.from_rod(PainleveRod(mass=1.0, length=2.0, gravity=1.0, mu=1.5, phi0=PHI, vx0=-1.0, torque=torque))
+    rod = PainleveRod(mass=1.0, length=2.0, gravity=1.0, mu=1.5, phi0=PHI, vx0=-1.0, torque=torque)
+    return ContactState.from_rod(rod)
 
 
 def test_torque_of_section_2_2():

@@ -36,7 +36,9 @@ def draw(out_dir: Path) -> list[Path]:
     left, right = fig.subplots(1, 2)
     degrees = np.degrees(phi)
     left.plot(degrees, mA_phi, color="#1f3b73", lw=2)
-    left.fill_between(degrees, mA_phi, 0.0, where=mA_phi < 0, color="#d62728", alpha=0.3, label="mA < 0: no force solution")
+    left.fill_between(
+        degrees, mA_phi, 0.0, where=mA_phi < 0, color="#d62728", alpha=0.3, label="mA < 0: no force solution"
+    )
     left.axhline(0.0, color="black", lw=0.8)
     left.axvline(60.0, color="grey", ls=":", lw=1, label="φ = π/3 (Sec. 2.1)")
     left.set_xlabel("inclination φ [deg]")

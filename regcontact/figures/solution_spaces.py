@@ -138,7 +138,9 @@ def _draw(space: SolutionSpace, out_dir: Path, name: str, title: str, descent_ar
         direction = -gradient / np.linalg.norm(gradient)
         tip = 0.25 * top * direction
         ax.annotate("", xy=tuple(tip), xytext=(0.0, 0.0), arrowprops={"arrowstyle": "-|>", "color": "#238b45", "lw": 2})
-        ax.annotate("steepest descent", tuple(tip), textcoords="offset points", xytext=(6, 0), fontsize=8, color="#238b45")
+        ax.annotate(
+            "steepest descent", tuple(tip), textcoords="offset points", xytext=(6, 0), fontsize=8, color="#238b45"
+        )
     for solution in space.solutions:
         lam_n, lam_t = solution.reaction
         marker, colour = MODE_STYLE[solution.mode]

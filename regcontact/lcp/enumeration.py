@@ -236,7 +236,12 @@ def _optimise(
 
 
 def _add_distinct(
-    points: list[NDArray[np.float64]], point: NDArray[np.float64], M: NDArray[np.float64], q: NDArray[np.float64], tol: float, scale: float
+    points: list[NDArray[np.float64]],
+    point: NDArray[np.float64],
+    M: NDArray[np.float64],
+    q: NDArray[np.float64],
+    tol: float,
+    scale: float,
 ) -> None:
     """Append ``point`` unless it coincides with a listed one; of two coinciding points keep the more accurate
     (smaller natural residual), so a degenerate solution is reported at its best round-off."""
@@ -248,7 +253,9 @@ def _add_distinct(
     points.append(point)
 
 
-def _accept(M: NDArray[np.float64], q: NDArray[np.float64], z: NDArray[np.float64], tol: float) -> NDArray[np.float64] | None:
+def _accept(
+    M: NDArray[np.float64], q: NDArray[np.float64], z: NDArray[np.float64], tol: float
+) -> NDArray[np.float64] | None:
     """``z`` with round-off negatives clipped if it solves the LCP to ``tol``, else None."""
     z = clip_round_off(M, q, z, tol)
     return z if lcp_residual(M, q, z).within(tol) else None
