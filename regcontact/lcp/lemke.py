@@ -9,10 +9,13 @@ Numerical care:
 
 - the basis matrix is factorised afresh at each pivot (no drift from long chains of tableau updates);
 - a pivot entry counts as positive only above ``tol`` times the largest entry of its column;
-- ratio ties are decided relative to the size of the ratios;
+- entries of ``q``, of the basic values and of ``B⁻¹`` below ``tol`` times the largest of their kind are
+  zero for the decisions, and a row ties with the minimum ratio when the step would take its value to zero
+  up to that round-off level, so degenerate ties are seen as ties and the lexicographic rule can act;
 - the final ``z`` is checked against the original data (``w = M z + q``); it is called solved only if its
-  residuals are within ``tol`` of :func:`~regcontact.lcp.complementarity.lcp_scale`, and ``"inaccurate"``
-  otherwise, so a wrong ``z`` is never reported as a solution.
+  relative residuals (:func:`~regcontact.lcp.complementarity.lcp_residual`) are within ``tol``, and
+  ``"inaccurate"`` otherwise (also when a basis turns out singular in floating point), so a wrong ``z`` is
+  never reported as a solution.
 """
 
 from __future__ import annotations
@@ -100,23 +103,24 @@ def lemke(
     row = ties[-1]
     entering = artificial
     pivots = 0
-    while True:
-        leaving = basis[row]
-        basis[row] = entering
-        pivots += 1
-        if leaving == artificial:
-            values = np.linalg.solve(columns[:, basis], q)
-            return _finish(M, q, _z_from_basis(basis, values, n), "solved", pivots, tol)
-        if pivots >= limit:
-            values = np.linalg.solve(columns[:, basis], q)
-            return _finish(M, q, _z_from_basis(basis, values, n), "pivot_limit", pivots, tol)
-        entering = leaving + n if leaving < n else leaving - n  # the complement of the leaving variable
-        B = columns[:, basis]
-        solved = np.linalg.solve(B, np.column_stack([q, columns[:, entering], np.eye(n)]))
-        values, direction, inverse = solved[:, 0], solved[:, 1], solved[:, 2:]
-        row = _lexicographic_ratio_row(values, direction, inverse, basis == artificial, tol)
-        if row is None:
-            return _finish(M, q, _z_from_basis(basis, values, n), "ray_termination", pivots, tol)
+    try:
+        while True:
+            leaving = basis[row]
+            basis[row] = entering
+            pivots += 1
+            if leaving == artificial or pivots >= limit:
+                values = np.linalg.solve(columns[:, basis], q)
+                status: LemkeStatus = "solved" if leaving == artificial else "pivot_limit"
+                return _finish(M, q, _z_from_basis(basis, values, n), status, pivots, tol)
+            entering = leaving + n if leaving < n else leaving - n  # the complement of the leaving variable
+            B = columns[:, basis]
+            solved = np.linalg.solve(B, np.column_stack([q, columns[:, entering], np.eye(n)]))
+            values, direction, inverse = solved[:, 0], solved[:, 1], solved[:, 2:]
+            row = _lexicographic_ratio_row(values, direction, inverse, basis == artificial, tol)
+            if row is None:
+                return _finish(M, q, _z_from_basis(basis, values, n), "ray_termination", pivots, tol)
+    except np.linalg.LinAlgError:  # a basis singular in floating point: the path cannot be followed
+        return LemkeResult(z=np.full(n, np.nan), w=np.full(n, np.nan), status="inaccurate", pivots=pivots)
 
 
 def _lexicographic_ratio_row(
