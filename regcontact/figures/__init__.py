@@ -18,6 +18,8 @@ FigureFunction = Callable[[Path], list[Path]]
 FIGURES: dict[str, FigureFunction] = {}
 
 FIGURE_MODULES: tuple[str, ...] = (
+    "regcontact.figures.solution_spaces",
+    "regcontact.figures.painleve_coefficient",
     "regcontact.figures.compliant_rod",
     "regcontact.figures.mode_regions",
     "regcontact.figures.fast_scale_portraits",
