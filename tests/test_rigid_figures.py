@@ -5,9 +5,9 @@ import csv
 from regcontact.figures import load_figures
 
 RIGID_FIGURES = {
-    "fig3_impulse_velocity_solution_space": {"opening", "sticking"},
-    "fig4_time_stepping_one_solution": {"sticking"},
-    "fig5_time_stepping_three_solutions": {"opening", "sliding", "sticking"},
+    "preclik_fig3_impulse_velocity_solutions": {"opening", "sticking"},
+    "preclik_fig4_time_stepping_one_solution": {"sticking"},
+    "preclik_fig5_time_stepping_three_solutions": {"opening", "sliding", "sticking"},
 }
 
 
@@ -21,7 +21,7 @@ def test_solution_space_figures_show_every_solution(tmp_path):
 
 
 def test_painleve_coefficient_figure(tmp_path):
-    written = load_figures()["fig8_painleve_coefficient"](tmp_path)
+    written = load_figures()["preclik_fig8_painleve_coefficient"](tmp_path)
     assert [path.suffix for path in written] == [".png", ".csv", ".csv"]
     with written[1].open() as handle:
         rows = list(csv.DictReader(handle))

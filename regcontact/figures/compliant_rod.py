@@ -38,7 +38,7 @@ def _write_csv(path: Path, header: list[str], rows) -> None:
         writer.writerows(rows)
 
 
-@figure("preclik_fig6")
+@figure("preclik_fig6_compliant_forces")
 def draw_force_histories(out_dir: Path) -> list[Path]:
     """λ_n(t), λ_t(t) for α = 1e2 and 1e4 over two contact times, with the slip→stick switch marked.
 
@@ -79,14 +79,14 @@ def draw_force_histories(out_dir: Path) -> list[Path]:
         ax.legend(loc="lower right")
     figure_.suptitle("Compliant Painlevé rod (Preclik & Rüde Fig. 6): sliding, impulsive switch to stick, stick")
     figure_.tight_layout()
-    png, data = out_dir / "preclik_fig6.png", out_dir / "preclik_fig6.csv"
+    png, data = out_dir / "preclik_fig6_compliant_forces.png", out_dir / "preclik_fig6_compliant_forces.csv"
     figure_.savefig(png, dpi=130)
     plt.close(figure_)
     _write_csv(data, ["alpha", "t", "lambda_n", "lambda_t", "slip_rate"], rows)
     return [png, data]
 
 
-@figure("preclik_fig7")
+@figure("preclik_fig7_force_integrals")
 def draw_force_integrals(out_dir: Path) -> list[Path]:
     """∫λ_n, ∫λ_t against α from the Table 1 study on a dense grid, with Λ, δt λ̃ and the paper's Table 1."""
     loaded = load_study(study_config("table1"), [f"sweep.alpha={list(DENSE_ALPHAS)!r}"])
@@ -109,7 +109,7 @@ def draw_force_integrals(out_dir: Path) -> list[Path]:
         ax.legend(fontsize=8)
     figure_.suptitle("Convergence of the force integrals to Λ as α → ∞ (Preclik & Rüde Fig. 7)")
     figure_.tight_layout()
-    png, data = out_dir / "preclik_fig7.png", out_dir / "preclik_fig7.csv"
+    png, data = out_dir / "preclik_fig7_force_integrals.png", out_dir / "preclik_fig7_force_integrals.csv"
     figure_.savefig(png, dpi=130)
     plt.close(figure_)
     _write_csv(

@@ -214,7 +214,7 @@ def _draw_panel(axis: plt.Axes, panel: Panel, cell: str, marked, trajectories) -
     axis.set_ylabel("ṽ")
 
 
-@figure("fast_scale_portraits")
+@figure("champneys_fig12_fast_scale_portraits")
 def draw(out_dir: Path) -> list[Path]:
     """Fig. 12 A–F: phase portraits, equilibria with their types, saddle manifolds; PNG and CSVs."""
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -237,28 +237,28 @@ def draw(out_dir: Path) -> list[Path]:
     figure_.legend(handles=legend, loc="outside lower center", ncol=4, fontsize=9)
     figure_.suptitle("Fast-scale normal contact dynamics, f_N = max(kỹ + qṽ, 0), k = q = −1 (Champneys & Várkonyi "
                      "Fig. 12)")
-    png = out_dir / "fast_scale_portraits.png"
+    png = out_dir / "champneys_fig12_fast_scale_portraits.png"
     figure_.savefig(png, dpi=110)
     plt.close(figure_)
     return [png, *_write_data(out_dir, cells, equilibria, trajectories)]
 
 
 def _write_data(out_dir: Path, cells, equilibria, trajectories) -> list[Path]:
-    panels_csv = out_dir / "fast_scale_portraits_panels.csv"
+    panels_csv = out_dir / "champneys_fig12_fast_scale_portraits_panels.csv"
     with panels_csv.open("w", newline="") as stream:
         writer = csv.writer(stream)
         writer.writerow(["panel", "cell", "a", "b", "A", "B", "C", "mu", "slip_sign", "k", "q", "table3_modes"])
         for panel, cell in zip(PANELS, cells):
             writer.writerow([panel.letter, cell, panel.a, panel.b, panel.A, panel.B, panel.C, panel.mu,
                              panel.slip_sign, panel.k, panel.q, " ".join(sorted(panel.modes))])
-    equilibria_csv = out_dir / "fast_scale_portraits_equilibria.csv"
+    equilibria_csv = out_dir / "champneys_fig12_fast_scale_portraits_equilibria.csv"
     with equilibria_csv.open("w", newline="") as stream:
         writer = csv.writer(stream)
         writer.writerow(["panel", "mode", "penetration", "type", "real", "eigenvalue_1", "eigenvalue_2"])
         for panel, marked in zip(PANELS, equilibria):
             for e in marked:
                 writer.writerow([panel.letter, e.name, e.penetration, e.kind, e.real, *map(complex, e.eigenvalues)])
-    trajectories_csv = out_dir / "fast_scale_portraits_trajectories.csv"
+    trajectories_csv = out_dir / "champneys_fig12_fast_scale_portraits_trajectories.csv"
     (y_low, y_high), (v_low, v_high) = WINDOW
     with trajectories_csv.open("w", newline="") as stream:
         writer = csv.writer(stream)

@@ -85,7 +85,7 @@ def _draw_panel(axis: plt.Axes, wedges: list[tuple[float, float, frozenset]], ra
     axis.axvline(0, color="k", lw=0.8)
 
 
-@figure("mode_regions")
+@figure("champneys_fig9_mode_regions")
 def draw(out_dir: Path) -> list[Path]:
     """Fig. 9: wedges of consistent modes for u > 0 and u = 0 at three values of μ; PNG and CSV."""
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -111,7 +111,7 @@ def draw(out_dir: Path) -> list[Path]:
     legend.append(Patch(facecolor=INCONSISTENT, alpha=0.4, label="inconsistent (no mode)"))
     figure_.legend(handles=legend, loc="outside lower center", ncol=6)
     figure_.suptitle(f"Consistent contact modes (Table 1 / Table 2), A = {A}, B = {B}, C = {C}")
-    png, data = out_dir / "mode_regions.png", out_dir / "mode_regions.csv"
+    png, data = out_dir / "champneys_fig9_mode_regions.png", out_dir / "champneys_fig9_mode_regions.csv"
     figure_.savefig(png, dpi=120)
     plt.close(figure_)
     with data.open("w", newline="") as stream:

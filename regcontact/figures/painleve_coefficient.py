@@ -21,7 +21,7 @@ MU_PAPER = 1.5
 MASS, LENGTH = 1.0, 2.0  # m A is the same for every slender rod
 
 
-@figure("fig8_painleve_coefficient")
+@figure("preclik_fig8_painleve_coefficient")
 def draw(out_dir: Path) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     phi = np.linspace(0.0, np.pi / 2, 721)
@@ -60,15 +60,15 @@ def draw(out_dir: Path) -> list[Path]:
     right.set_title("(b) m A at the minimising angle φ*(μ)")
     right.legend(fontsize=8)
     right.grid(alpha=0.3)
-    png = out_dir / "fig8_painleve_coefficient.png"
+    png = out_dir / "preclik_fig8_painleve_coefficient.png"
     fig.savefig(png, dpi=150, bbox_inches="tight")
 
-    csv_a = out_dir / "fig8a_mA_of_phi.csv"
+    csv_a = out_dir / "preclik_fig8a_mA_of_phi.csv"
     with csv_a.open("w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(["phi_rad", "phi_deg", "mA", "mu"])
         writer.writerows((p, d, a, MU_PAPER) for p, d, a in zip(phi, degrees, mA_phi))
-    csv_b = out_dir / "fig8b_mA_at_critical_angle.csv"
+    csv_b = out_dir / "preclik_fig8b_mA_at_critical_angle.csv"
     with csv_b.open("w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(["mu", "phi_star_rad", "mA"])

@@ -84,25 +84,25 @@ def paper_rod(non_unique: bool) -> ContactState:
     return ContactState.from_rod(PainleveRod(mu=1.5, phi0=phi, vx0=-1.0, torque=torque))
 
 
-@figure("fig3_impulse_velocity_solution_space")
+@figure("preclik_fig3_impulse_velocity_solutions")
 def draw_fig3(out_dir: Path) -> list[Path]:
     """Fig. 3: impulse-velocity LCP of Sec. 3.1 (two solutions; the steepest-descent arrow at Λ = 0)."""
     space = solution_space(paper_rod(non_unique=False))
-    return _draw(space, out_dir, "fig3_impulse_velocity_solution_space", "Fig. 3: impulse-velocity LCP, Sec. 3.1", True)
+    return _draw(space, out_dir, "preclik_fig3_impulse_velocity_solutions", "Fig. 3: impulse-velocity LCP, Sec. 3.1", True)
 
 
-@figure("fig4_time_stepping_one_solution")
+@figure("preclik_fig4_time_stepping_one_solution")
 def draw_fig4(out_dir: Path) -> list[Path]:
     """Fig. 4: time-stepping LCP of Sec. 4.1, δt = 0.01 (a single, impulsive solution)."""
     space = solution_space(paper_rod(non_unique=False), TIME_STEP)
-    return _draw(space, out_dir, "fig4_time_stepping_one_solution", "Fig. 4: time-stepping LCP, Sec. 4.1")
+    return _draw(space, out_dir, "preclik_fig4_time_stepping_one_solution", "Fig. 4: time-stepping LCP, Sec. 4.1")
 
 
-@figure("fig5_time_stepping_three_solutions")
+@figure("preclik_fig5_time_stepping_three_solutions")
 def draw_fig5(out_dir: Path) -> list[Path]:
     """Fig. 5: time-stepping LCP of Sec. 4.2, δt = 0.01 (three solutions: opening, sliding, sticking)."""
     space = solution_space(paper_rod(non_unique=True), TIME_STEP)
-    return _draw(space, out_dir, "fig5_time_stepping_three_solutions", "Fig. 5: time-stepping LCP, Sec. 4.2")
+    return _draw(space, out_dir, "preclik_fig5_time_stepping_three_solutions", "Fig. 5: time-stepping LCP, Sec. 4.2")
 
 
 def _draw(space: SolutionSpace, out_dir: Path, name: str, title: str, descent_arrow: bool = False) -> list[Path]:
