@@ -53,7 +53,7 @@ IMPLICIT_SOLVERS: dict[str, Callable[[], diffrax.AbstractSolver]] = {
     "ImplicitEuler": diffrax.ImplicitEuler,
 }
 
-#: diffrax's result codes, by name, in the order used by :attr:`RodRun.status`.
+#: diffrax's result codes, by name, in the order used by :attr:`RodRun.status` (last: a code not listed here).
 SOLVER_STATUSES: tuple[str, ...] = (
     "successful",
     "event_occurred",
@@ -69,6 +69,7 @@ SOLVER_STATUSES: tuple[str, ...] = (
     "nonfinite_input",
     "conlim",
     "internal_error",
+    "unknown",
 )
 
 
@@ -124,8 +125,11 @@ class RodRun(eqx.Module):
 
 
 def _status_index(result: diffrax.RESULTS) -> Int[Array, ""]:
-    matches = jnp.stack([result == getattr(diffrax.RESULTS, name) for name in SOLVER_STATUSES])
-    return jnp.argmax(matches)
+    """Index of ``result`` in :data:`SOLVER_STATUSES`; a code this list does not know maps to ``"unknown"``,
+    never to success."""
+    known = SOLVER_STATUSES[:-1]
+    matches = jnp.stack([result == getattr(diffrax.RESULTS, name) for name in known])
+    return jnp.where(jnp.any(matches), jnp.argmax(matches), len(known))
 
 
 def _diffeqsolve(

@@ -64,3 +64,17 @@ def test_a_failed_case_is_reported_and_the_rest_of_the_batch_stands():
     assert statuses[1] == "max_steps_reached"
     assert statuses[0] == statuses[2] == "successful"
     np.testing.assert_array_equal(runs.y_end[0], runs.y_end[2])
+
+
+def test_every_diffrax_result_has_a_status_and_none_defaults_to_success():
+    import diffrax
+
+    from regcontact.simulate import _status_index
+
+    for name in SOLVER_STATUSES[:-1]:
+        assert SOLVER_STATUSES[int(_status_index(getattr(diffrax.RESULTS, name)))] == name
+    listed = set(SOLVER_STATUSES)
+    for name in dir(diffrax.RESULTS):
+        item = getattr(diffrax.RESULTS, name)
+        if isinstance(item, type(diffrax.RESULTS.successful)) and name not in listed:
+            assert SOLVER_STATUSES[int(_status_index(item))] == "unknown"
