@@ -90,3 +90,10 @@ def test_torque_below_threshold_is_resolved_from_the_rod():
     rod = rod_from_config(loaded.config["system"])
     # Preclik Sec. 2.2: τ = 2 f_y I / (m l cos φ) − 1 with m = 1, l = 2, I = 1/3, g = 1, φ = π/3
     assert float(rod.torque) == pytest.approx(2 * (-1) * (1 / 3) / (1 * 2 * 0.5) - 1, rel=1e-14)
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).parents[1] / "studies").glob("*.toml")), ids=lambda p: p.name)
+def test_every_shipped_study_is_valid(path):
+    loaded = load_study(path)
+    assert loaded.config["study"]["name"] == path.stem
+    assert loaded.notes == ()
