@@ -8,8 +8,62 @@ import jax as _jax
 
 _jax.config.update("jax_enable_x64", True)
 
+from regcontact import lcp, rigid  # noqa: E402
+from regcontact.contact_model import ContactModel, scale_parameters  # noqa: E402
+from regcontact.dynamics import RodContact, contact_forces, initial_rod_state, rod_vector_field  # noqa: E402
+from regcontact.friction_laws import FRICTION_LAWS, ViscousCoulomb  # noqa: E402
+from regcontact.normal_laws import NORMAL_LAWS, SpringDamper  # noqa: E402
+from regcontact.rigid_references import RigidReferences, rigid_references, select_impulse  # noqa: E402
 from regcontact.rod import PainleveRod, slender_inertia  # noqa: E402
+from regcontact.simulate import (  # noqa: E402
+    IMPLICIT_SOLVERS,
+    SOLVER_STATUSES,
+    Case,
+    Controls,
+    RodRun,
+    SolveSettings,
+    SweepTimings,
+    solve_rod,
+    sweep,
+)
+from regcontact.study import load_study  # noqa: E402
+from regcontact.study_result import StudyResult  # noqa: E402
+from regcontact.termination import EVENTS, contact_open, contact_time, effective_normal_mass  # noqa: E402
 
 __version__ = "0.1.0"
 
-__all__ = ["PainleveRod", "slender_inertia", "__version__"]
+__all__ = [
+    "EVENTS",
+    "FRICTION_LAWS",
+    "IMPLICIT_SOLVERS",
+    "NORMAL_LAWS",
+    "SOLVER_STATUSES",
+    "Case",
+    "ContactModel",
+    "Controls",
+    "PainleveRod",
+    "RigidReferences",
+    "RodContact",
+    "RodRun",
+    "SolveSettings",
+    "SpringDamper",
+    "StudyResult",
+    "SweepTimings",
+    "ViscousCoulomb",
+    "__version__",
+    "contact_forces",
+    "contact_open",
+    "contact_time",
+    "effective_normal_mass",
+    "initial_rod_state",
+    "lcp",
+    "load_study",
+    "rigid",
+    "rigid_references",
+    "rod_vector_field",
+    "scale_parameters",
+    "select_impulse",
+    "slender_inertia",
+    "solve_rod",
+    "sweep",
+]

@@ -45,6 +45,8 @@ def _run(args: argparse.Namespace) -> int:
     columns = [c for c in loaded.kind.TABLE_COLUMNS if c in result.columns]
     print(f"{config['study']['name']}: {config['study'].get('description', '')}".rstrip(": "))
     print(format_table(result, columns))
+    for line in result.summary:
+        print(line)
     for line in result.failures:
         print(f"FAILED {line}")
     for note in result.notes:

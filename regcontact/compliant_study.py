@@ -22,7 +22,7 @@ from regcontact.contact_model import ContactModel
 from regcontact.friction_laws import FRICTION_LAWS
 from regcontact.normal_laws import NORMAL_LAWS
 from regcontact.rigid_references import rigid_references
-from regcontact.rod import PainleveRod
+from regcontact.rod_config import SYSTEM_FIELDS, rod_from_config
 from regcontact.simulate import (
     IMPLICIT_SOLVERS,
     SOLVER_STATUSES,
@@ -35,25 +35,9 @@ from regcontact.study_result import StudyResult
 from regcontact.switches import RESTART_SURFACES
 from regcontact.termination import EVENTS, contact_time
 
-__all__ = ["KIND", "SYSTEM_FIELDS", "run", "schema"]
+__all__ = ["KIND", "TABLE_COLUMNS", "build_cases", "check", "run", "schema", "swept_systems"]
 
 KIND = "compliant_sweep"
-
-#: The rod's parameters (Preclik Eqs. 1–4 and the initial state of Sec. 2.1).
-SYSTEM_FIELDS: dict[str, cfg.Field] = {
-    "mass": cfg.Field(cfg.positive, 1.0, "rod mass m > 0"),
-    "length": cfg.Field(cfg.positive, 2.0, "rod length l > 0"),
-    "inertia": cfg.Field(
-        cfg.float_or_choice(cfg.positive, "slender"), "slender", "moment of inertia I > 0, or 'slender' (m l²/12)"
-    ),
-    "gravity": cfg.Field(cfg.finite, 1.0, "gravitational acceleration g (f_y = −m g)"),
-    "torque": cfg.Field(cfg.finite, 0.0, "applied torque τ"),
-    "force_x": cfg.Field(cfg.finite, 0.0, "applied horizontal force f_x"),
-    "mu": cfg.Field(cfg.nonnegative, 1.5, "friction coefficient μ ≥ 0"),
-    "phi0": cfg.Field(cfg.in_open_interval(0.0, float(np.pi), "0, π"), float(np.pi / 3), "initial angle φ₀ (rad)"),
-    "vx0": cfg.Field(cfg.finite, -1.0, "initial horizontal velocity v_x0"),
-    "omega0": cfg.Field(cfg.finite, 0.0, "initial angular velocity ω₀ (v_y0 is set so that ġ_n = 0)"),
-}
 
 _PARAMETER_PARSERS = {"positive": cfg.positive, "nonnegative": cfg.nonnegative}
 
@@ -81,11 +65,7 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
         for name, field in SYSTEM_FIELDS.items()
     }
     return {
-        "study": {
-            "name": cfg.Field(cfg.text, cfg.REQUIRED, "a study name (used for the output folder)"),
-            "kind": cfg.Field(cfg.choice(KIND), KIND, f"'{KIND}'"),
-            "description": cfg.Field(str, "", "free text"),
-        },
+        "study": cfg.study_fields(KIND),
         "system": SYSTEM_FIELDS,
         "contact": {
             "normal_law": cfg.Field(cfg.choice(*NORMAL_LAWS), "spring_damper", "a normal law name"),
@@ -189,13 +169,6 @@ TABLE_COLUMNS = [
 # -- building the batch --------------------------------------------------------------------------------------
 
 
-def _rod(system: dict[str, Any]) -> PainleveRod:
-    values = dict(system)
-    if values["inertia"] == "slender":
-        values["inertia"] = None
-    return PainleveRod(**values)
-
-
 def _contact(contact: dict[str, Any]) -> ContactModel:
     normal = NORMAL_LAWS[contact["normal_law"]]
     friction = FRICTION_LAWS[contact["friction_law"]]
@@ -225,7 +198,7 @@ def build_cases(config: dict[str, Any]) -> tuple[list[dict[str, Any]], Case]:
     termination, solver = config["termination"], config["solver"]
     labels, cases = [], []
     for system in systems:
-        rod = _rod(system)
+        rod = rod_from_config(system)
         for alpha in config["sweep"]["alpha"]:
             if termination["time_limit"] == "contact_time":
                 normal = contact.at_stiffness(alpha)[0]
@@ -266,7 +239,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
     axes, systems = swept_systems(config)
     progress(f"{len(labels)} cases: {len(systems)} system(s) × {len(config['sweep']['alpha'])} values of α")
 
-    references = [rigid_references(_rod(system), config["references"]) for system in systems]
+    references = [rigid_references(rod_from_config(system), config["references"]) for system in systems]
     runs, timings = sweep(cases, settings, chunk_size=config["sweep"]["chunk_size"], progress=progress)
 
     events = ("time_limit", *settings.events)
@@ -297,14 +270,16 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
         name=config["study"]["name"],
         kind=KIND,
         rows=rows,
-        references={
-            "systems": [
-                {"system": {k: system[k] for k in axes}, **reference.as_json()}
-                for system, reference in zip(systems, references)
-            ]
+        references=(
+            {
+                "systems": [
+                    {"system": {k: system[k] for k in axes}, **reference.as_json()}
+                    for system, reference in zip(systems, references)
+                ]
+            }
             if axes
             else references[0].as_json()
-        },
+        ),
         solver_statistics={
             "solver": settings.solver,
             "rtol": config["solver"]["rtol"],

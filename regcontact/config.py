@@ -19,10 +19,12 @@ __all__ = [
     "REQUIRED",
     "ConfigError",
     "Field",
+    "NamedTables",
     "apply_override",
     "boolean",
     "choice",
     "finite",
+    "finite_or_table",
     "float_or_choice",
     "in_open_interval",
     "list_of",
@@ -30,6 +32,7 @@ __all__ = [
     "positive",
     "positive_int",
     "read_toml",
+    "study_fields",
     "text",
     "validate",
 ]
@@ -61,6 +64,15 @@ class Field:
 
     parse: Parser
     default: Any = REQUIRED
+    doc: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class NamedTables:
+    """A table of sub-tables with names the user chooses, each validated against ``schema``."""
+
+    schema: Mapping[str, Any]
+    min_count: int = 1
     doc: str = ""
 
 
@@ -150,12 +162,30 @@ def float_or_choice(number: Parser, *names: str) -> Parser:
     return parse
 
 
+def finite_or_table(**fields: Parser) -> Parser:
+    """A finite number, or an inline table with exactly the given keys (each parsed by its parser)."""
+    keys = ", ".join(fields)
+    expected = f"a finite number or a table {{{keys}}}"
+
+    def parse(value: Any) -> float | dict[str, Any]:
+        if isinstance(value, dict):
+            if set(value) != set(fields):
+                raise _Invalid(expected)
+            try:
+                return {key: fields[key](item) for key, item in value.items()}
+            except _Invalid:
+                raise _Invalid(expected) from None
+        return _number(value, expected)
+
+    return parse
+
+
 def list_of(item: Parser, min_length: int = 0, what: str = "values") -> Parser:
     def parse(value: Any) -> list:
         if not isinstance(value, list):
             raise _Invalid(f"a list of {what}")
         if len(value) < min_length:
-            raise _Invalid(f"a list of at least {min_length} {what}")
+            raise _Invalid(f"a non-empty list of {what}" if min_length == 1 else f"a list of ≥ {min_length} {what}")
         parsed = []
         for entry in value:
             try:
@@ -178,12 +208,18 @@ def validate(raw: Mapping[str, Any], schema: Mapping[str, Any], prefix: str = ""
     if unknown:
         key = unknown[0]
         known = ", ".join(sorted(schema)) or "(none)"
-        raise ConfigError(prefix + key, raw[key], f"no such key here; known keys: {known}")
+        raise ConfigError(prefix + key, raw[key], f"a known key (this table has: {known})")
     parsed: dict[str, Any] = {}
     for key, spec in schema.items():
         dotted = prefix + key
         if isinstance(spec, Mapping):
             parsed[key] = validate(raw.get(key, {}), spec, dotted + ".")
+            continue
+        if isinstance(spec, NamedTables):
+            tables = raw.get(key, {})
+            if not isinstance(tables, Mapping) or len(tables) < spec.min_count:
+                raise ConfigError(dotted, tables, f"at least {spec.min_count} named table(s): {spec.doc}")
+            parsed[key] = {name: validate(table, spec.schema, f"{dotted}.{name}.") for name, table in tables.items()}
             continue
         if key not in raw:
             if spec.default is REQUIRED:
@@ -199,6 +235,15 @@ def validate(raw: Mapping[str, Any], schema: Mapping[str, Any], prefix: str = ""
 
 def _describe(spec: Field) -> str:
     return spec.doc or "a value"
+
+
+def study_fields(kind: str) -> dict[str, Field]:
+    """The ``[study]`` table every study has: its name, its kind, a description."""
+    return {
+        "name": Field(text, REQUIRED, "a study name (used for the output folder)"),
+        "kind": Field(choice(kind), kind, f"'{kind}'"),
+        "description": Field(str, "", "free text"),
+    }
 
 
 def read_toml(path: Path) -> dict[str, Any]:

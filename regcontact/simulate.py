@@ -43,6 +43,7 @@ __all__ = [
     "SolveSettings",
     "SweepTimings",
     "batch_size",
+    "rod_trajectory",
     "solve_rod",
     "sweep",
 ]
@@ -58,7 +59,7 @@ IMPLICIT_SOLVERS: dict[str, Callable[[], diffrax.AbstractSolver]] = {
     "RadauIIA5_literal_tolerances": functools.partial(RadauIIA5, radau5_tolerances=False),
 }
 
-#: diffrax's result codes, by name, in the order used by :attr:`RodRun.status`.
+#: diffrax's result codes, by name, in the order used by :attr:`RodRun.status` (last: a code not listed here).
 SOLVER_STATUSES: tuple[str, ...] = (
     "successful",
     "event_occurred",
@@ -74,6 +75,7 @@ SOLVER_STATUSES: tuple[str, ...] = (
     "nonfinite_input",
     "conlim",
     "internal_error",
+    "unknown",
 )
 
 
@@ -139,19 +141,24 @@ class RodRun(eqx.Module):
 
 
 def _status_index(result: diffrax.RESULTS) -> Int[Array, ""]:
-    matches = jnp.stack([result == getattr(diffrax.RESULTS, name) for name in SOLVER_STATUSES])
-    return jnp.argmax(matches)
+    """Index of ``result`` in :data:`SOLVER_STATUSES`; a code this list does not know maps to ``"unknown"``,
+    never to success."""
+    known = SOLVER_STATUSES[:-1]
+    matches = jnp.stack([result == getattr(diffrax.RESULTS, name) for name in known])
+    return jnp.where(jnp.any(matches), jnp.argmax(matches), len(known))
 
 
-def _solve_piece(
+def _diffeqsolve(
     args: RodContact,
     t0: Float[Array, ""],
     y0: Float[Array, "8"],
     controls: Controls,
     settings: SolveSettings,
     above: Bool[Array, " surfaces"],
+    saveat: diffrax.SaveAt,
 ) -> diffrax.Solution:
-    """One diffrax solve from ``(t0, y0)`` to the first terminating event, restart crossing or ``t_max``.
+    """The one diffrax call behind every compliant-rod solve: from ``(t0, y0)`` to the first terminating event,
+    restart crossing or ``t_max``.
 
     Each restart surface holds the state of the side ``above`` fixed during the piece. The event conditions
     are a pair of tuples, (terminating, restart), so that a terminating event takes precedence when both
@@ -181,7 +188,7 @@ def _solve_piece(
         dt0=None,
         y0=y0,
         args=args,
-        saveat=diffrax.SaveAt(t1=True),
+        saveat=saveat,
         stepsize_controller=diffrax.PIDController(rtol=controls.rtol, atol=controls.atol),
         event=event,
         max_steps=settings.max_steps,
@@ -226,7 +233,7 @@ def solve_rod(
 
     def next_piece(carry):
         t, y, above, steps, restarts, *_ = carry
-        sol = _solve_piece(args, t, y, controls, settings, above)
+        sol = _diffeqsolve(args, t, y, controls, settings, above, diffrax.SaveAt(t1=True))
         terminating, crossings = sol.event_mask if sol.event_mask is not None else ((), ())
         termination = _first_event(tuple(terminating))
         crossing = _first_event(tuple(crossings)) - 1  # index into the (down, up) pairs; −1: none
@@ -259,6 +266,28 @@ def solve_rod(
         num_rejected_steps=steps[2],
         num_restarts=restarts,
     )
+
+
+def rod_trajectory(
+    rod: PainleveRod,
+    contact: ContactModel,
+    alpha: Float[Array, ""],
+    controls: Controls,
+    settings: SolveSettings,
+    ts: Float[Array, " n"],
+) -> tuple[Float[Array, "n 8"], Int[Array, ""]]:
+    """The state at the times ``ts`` (within ``[0, t_max]``) and the solver status index.
+
+    Times after an event that ended the run hold ``inf``, as diffrax leaves them.
+    """
+    if settings.restart_at:
+        raise ValueError("rod_trajectory runs one piece; use settings without restart_at")
+    normal, friction = contact.at_stiffness(alpha)
+    args = RodContact(rod=rod, normal=normal, friction=friction)
+    sol = _diffeqsolve(
+        args, jnp.asarray(0.0), initial_rod_state(rod), controls, settings, jnp.zeros(0, bool), diffrax.SaveAt(ts=ts)
+    )
+    return sol.ys, _status_index(sol.result)
 
 
 class Case(eqx.Module):

@@ -33,6 +33,7 @@ class StudyResult:
     solver_statistics: dict[str, Any] = dataclasses.field(default_factory=dict)
     timings: dict[str, float] = dataclasses.field(default_factory=dict)
     failures: list[str] = dataclasses.field(default_factory=list)
+    summary: list[str] = dataclasses.field(default_factory=list)
     notes: list[str] = dataclasses.field(default_factory=list)
     device: str = ""
 
@@ -95,6 +96,7 @@ def write_results(
         "solver_statistics": result.solver_statistics,
         "timings_s": result.timings,
         "failures": result.failures,
+        "summary": result.summary,
         "notes": result.notes,
         "device": result.device,
         "versions": package_versions(),

@@ -11,13 +11,19 @@ import importlib
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["FIGURES", "figure", "load_figures"]
+__all__ = ["FIGURES", "figure", "load_figures", "study_config"]
 
 FigureFunction = Callable[[Path], list[Path]]
 
 FIGURES: dict[str, FigureFunction] = {}
 
-FIGURE_MODULES: tuple[str, ...] = ()
+FIGURE_MODULES: tuple[str, ...] = (
+    "regcontact.figures.solution_spaces",
+    "regcontact.figures.painleve_coefficient",
+    "regcontact.figures.compliant_rod",
+    "regcontact.figures.mode_regions",
+    "regcontact.figures.fast_scale_portraits",
+)
 
 
 def figure(name: str) -> Callable[[FigureFunction], FigureFunction]:
@@ -37,3 +43,12 @@ def load_figures() -> dict[str, FigureFunction]:
     for module in FIGURE_MODULES:
         importlib.import_module(module)
     return FIGURES
+
+
+def study_config(name: str) -> Path:
+    """``studies/<name>.toml``: in the working directory, else beside the package's source tree."""
+    for root in (Path.cwd(), Path(__file__).resolve().parents[2]):
+        path = root / "studies" / f"{name}.toml"
+        if path.exists():
+            return path
+    raise FileNotFoundError(f"studies/{name}.toml not found: run `regcontact figures` from the repository root")

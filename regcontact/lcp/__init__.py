@@ -7,6 +7,7 @@ from regcontact.lcp.complementarity import LCPResidual, lcp_residual, lcp_scale
 from regcontact.lcp.enumeration import LCPSolutions, SolutionContinuum, all_solutions
 from regcontact.lcp.friction import FrictionLCP, FrictionSolutions, friction_lcp, friction_solutions
 from regcontact.lcp.lemke import LemkeResult, LemkeStatus, lemke
+from regcontact.lcp.siconos_format import read_siconos_lcp
 
 __all__ = [
     "FrictionLCP",
@@ -22,4 +23,5 @@ __all__ = [
     "lcp_residual",
     "lcp_scale",
     "lemke",
+    "read_siconos_lcp",
 ]

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from regcontact.lcp.complementarity import solutions_coincide
 from regcontact.lcp.enumeration import all_solutions
 
 __all__ = ["FrictionLCP", "FrictionSolutions", "friction_lcp", "friction_solutions"]
@@ -101,7 +102,7 @@ class FrictionSolutions:
         return not self.continua
 
 
-def friction_solutions(problem: FrictionLCP, tol: float = 1e-10) -> FrictionSolutions:
+def friction_solutions(problem: FrictionLCP, tol: float = 1e-12) -> FrictionSolutions:
     """Every reaction solving the contact law, from :func:`~regcontact.lcp.all_solutions` on its LCP."""
     found = all_solutions(problem.M, problem.q, tol=tol)
     reactions = [problem.reaction(z) for z in found.solutions]
@@ -115,9 +116,10 @@ def friction_solutions(problem: FrictionLCP, tol: float = 1e-10) -> FrictionSolu
             reactions.append(problem.reaction(continuum.extremes[0]))  # only β or the λ± split vary
         else:
             continua.append(ends)
+    norm_W = np.abs(problem.delassus).max()
+    reaction_scale = np.abs(problem.free).max() / norm_W if norm_W > 0 else 0.0  # typical size of a reaction
     distinct: list[NDArray[np.float64]] = []
     for reaction in reactions:
-        size = max(np.abs(reaction).max(), *(np.abs(r).max() for r in distinct), 0.0)
-        if not any(np.abs(reaction - other).max() <= 1e3 * tol * size for other in distinct):
+        if not any(solutions_coincide(reaction, other, 1e2 * tol, reaction_scale) for other in distinct):
             distinct.append(reaction)
     return FrictionSolutions(reactions=np.array(distinct).reshape(len(distinct), 2), continua=tuple(continua))

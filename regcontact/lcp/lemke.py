@@ -9,10 +9,13 @@ Numerical care:
 
 - the basis matrix is factorised afresh at each pivot (no drift from long chains of tableau updates);
 - a pivot entry counts as positive only above ``tol`` times the largest entry of its column;
-- ratio ties are decided relative to the size of the ratios;
+- entries of ``q``, of the basic values and of ``B⁻¹`` below ``tol`` times the largest of their kind are
+  zero for the decisions, and a row ties with the minimum ratio when the step would take its value to zero
+  up to that round-off level, so degenerate ties are seen as ties and the lexicographic rule can act;
 - the final ``z`` is checked against the original data (``w = M z + q``); it is called solved only if its
-  residuals are within ``tol`` of :func:`~regcontact.lcp.complementarity.lcp_scale`, and ``"inaccurate"``
-  otherwise, so a wrong ``z`` is never reported as a solution.
+  relative residuals (:func:`~regcontact.lcp.complementarity.lcp_residual`) are within ``tol``, and
+  ``"inaccurate"`` otherwise (also when a basis turns out singular in floating point), so a wrong ``z`` is
+  never reported as a solution.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from regcontact.lcp.complementarity import lcp_residual
+from regcontact.lcp.complementarity import clip_round_off, lcp_residual
 
 __all__ = ["LemkeResult", "LemkeStatus", "lemke"]
 
@@ -57,7 +60,7 @@ def lemke(
     M: ArrayLike,
     q: ArrayLike,
     max_pivots: int | None = None,
-    tol: float = 1e-10,
+    tol: float = 1e-12,
     covering: ArrayLike | None = None,
 ) -> LemkeResult:
     """Solve LCP(M, q) by Lemke's method with lexicographic degeneracy resolution.
@@ -83,7 +86,8 @@ def lemke(
         raise ValueError("the covering vector must have shape (n,) and be strictly positive")
     limit = default_pivot_limit(n) if max_pivots is None else max_pivots
 
-    if np.all(q >= 0):
+    q_decisions = _chop(q, tol)  # entries of q at round-off level below the rest count as zero
+    if np.all(q_decisions >= 0):
         return _finish(M, q, np.zeros(n), "solved", 0, tol)
 
     # Columns of [I, −M, −d]: index j < n is w_j, n ≤ j < 2n is z_{j−n}, 2n is z₀.
@@ -93,29 +97,30 @@ def lemke(
 
     # Initial pivot: z₀ enters at the level that makes every w non-negative; the row that binds leaves.
     # Under the lexicographic perturbation q + (ε, ε², …) ties go to the largest index.
-    ratios = -q / d
+    ratios = -q_decisions / d
     top = ratios.max()
     ties = np.flatnonzero(ratios >= top - tol * np.abs(ratios).max())
     row = ties[-1]
     entering = artificial
     pivots = 0
-    while True:
-        leaving = basis[row]
-        basis[row] = entering
-        pivots += 1
-        if leaving == artificial:
-            values = np.linalg.solve(columns[:, basis], q)
-            return _finish(M, q, _z_from_basis(basis, values, n), "solved", pivots, tol)
-        if pivots >= limit:
-            values = np.linalg.solve(columns[:, basis], q)
-            return _finish(M, q, _z_from_basis(basis, values, n), "pivot_limit", pivots, tol)
-        entering = leaving + n if leaving < n else leaving - n  # the complement of the leaving variable
-        B = columns[:, basis]
-        solved = np.linalg.solve(B, np.column_stack([q, columns[:, entering], np.eye(n)]))
-        values, direction, inverse = solved[:, 0], solved[:, 1], solved[:, 2:]
-        row = _lexicographic_ratio_row(values, direction, inverse, basis == artificial, tol)
-        if row is None:
-            return _finish(M, q, _z_from_basis(basis, values, n), "ray_termination", pivots, tol)
+    try:
+        while True:
+            leaving = basis[row]
+            basis[row] = entering
+            pivots += 1
+            if leaving == artificial or pivots >= limit:
+                values = np.linalg.solve(columns[:, basis], q)
+                status: LemkeStatus = "solved" if leaving == artificial else "pivot_limit"
+                return _finish(M, q, _z_from_basis(basis, values, n), status, pivots, tol)
+            entering = leaving + n if leaving < n else leaving - n  # the complement of the leaving variable
+            B = columns[:, basis]
+            solved = np.linalg.solve(B, np.column_stack([q, columns[:, entering], np.eye(n)]))
+            values, direction, inverse = solved[:, 0], solved[:, 1], solved[:, 2:]
+            row = _lexicographic_ratio_row(values, direction, inverse, basis == artificial, tol)
+            if row is None:
+                return _finish(M, q, _z_from_basis(basis, values, n), "ray_termination", pivots, tol)
+    except np.linalg.LinAlgError:  # a basis singular in floating point: the path cannot be followed
+        return LemkeResult(z=np.full(n, np.nan), w=np.full(n, np.nan), status="inaccurate", pivots=pivots)
 
 
 def _lexicographic_ratio_row(
@@ -127,19 +132,20 @@ def _lexicographic_ratio_row(
 ) -> int | None:
     """Row leaving the basis, or ``None`` when the entering column has no positive entry (a ray).
 
-    Minimum ratio ``values / direction`` over rows with a positive pivot; ties go to the artificial ``z₀``
-    (ending the path with a solution), else are broken column by column on ``B⁻¹ / direction``.
+    Minimum ratio ``values / direction`` over rows with a positive pivot. A row ties with the minimum when
+    stepping by the minimum ratio would take its value to zero up to round-off (``tol`` times the largest
+    value). Ties go to the artificial ``z₀`` (ending the path with a solution), else are broken column by
+    column on ``B⁻¹ / direction`` with the same criterion.
     """
     candidates = np.flatnonzero(direction > tol * np.abs(direction).max(initial=0.0))
     if candidates.size == 0:
         return None
-    keys = np.column_stack([_chop(np.maximum(values, 0.0), tol), _chop(inverse, tol)])
-    keys = keys[candidates] / direction[candidates, None]
-    for column in range(keys.shape[1]):
-        key = keys[:, column]
-        low = key.min()
-        keep = key <= low + tol * np.abs(key).max()
-        candidates, keys = candidates[keep], keys[keep]
+    table = np.column_stack([_chop(np.maximum(values, 0.0), tol), _chop(inverse, tol)])
+    for column in range(table.shape[1]):
+        entries = table[candidates, column]
+        low = (entries / direction[candidates]).min()
+        scale = np.abs(table[:, column]).max()
+        candidates = candidates[entries - direction[candidates] * low <= tol * scale]
         if column == 0 and np.any(is_artificial[candidates]):
             return int(candidates[is_artificial[candidates]][0])
         if candidates.size == 1:
@@ -166,8 +172,7 @@ def _finish(
     M: NDArray[np.float64], q: NDArray[np.float64], z: NDArray[np.float64], status: LemkeStatus, pivots: int, tol: float
 ) -> LemkeResult:
     """Clip round-off negatives of ``z``, recompute ``w``, and downgrade an unverified "solved"."""
-    residual = lcp_residual(M, q, z)
-    z = np.where((z < 0) & (z >= -tol * residual.scale), 0.0, z)
+    z = clip_round_off(M, q, z, tol)
     w = M @ z + q
     if status == "solved" and not lcp_residual(M, q, z).within(tol):
         status = "inaccurate"

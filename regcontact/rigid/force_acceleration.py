@@ -13,10 +13,11 @@ It may have no solution (Sec. 2.1) or several (Sec. 2.2): all are returned.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
 from regcontact.lcp import all_solutions
 from regcontact.rigid.contact_law import contact_law_solutions
-from regcontact.rigid.solutions import RigidSolution, RigidSolutions, contact_mode
+from regcontact.rigid.solutions import ContactMode, RigidSolution, RigidSolutions, contact_mode
 from regcontact.rigid.state import ContactState
 
 __all__ = ["force_acceleration"]
@@ -52,7 +53,7 @@ def force_acceleration(state: ContactState, tol: float = 1e-9) -> RigidSolutions
     found = all_solutions([[coefficient]], [b[0]])
     reaction_scale = abs(b[0]) / np.abs(W).sum(axis=1).max()
 
-    def reaction(lam_n: float) -> np.ndarray:
+    def reaction(lam_n: float) -> NDArray[np.float64]:
         return np.array([lam_n, direction * state.mu * lam_n if state.mu else 0.0])
 
     reactions = [
@@ -66,7 +67,12 @@ def force_acceleration(state: ContactState, tol: float = 1e-9) -> RigidSolutions
     return _from_reactions(state, reactions, continua)
 
 
-def _from_reactions(state: ContactState, reactions: list, continua: tuple) -> RigidSolutions:
+def _from_reactions(
+    state: ContactState,
+    reactions: list[tuple[NDArray[np.float64], ContactMode]],
+    continua: tuple[NDArray[np.float64], ...],
+) -> RigidSolutions:
+    """Package reaction forces with their contact accelerations and generalised accelerations."""
     solutions = tuple(
         RigidSolution(
             reaction=reaction,

@@ -51,7 +51,9 @@ def critical_friction(mass: float = 1.0, length: float = 2.0, inertia: float | N
     return brentq(minimum_of_A, 1e-12, upper, xtol=1e-15, rtol=4 * np.finfo(float).eps)
 
 
-def torque_threshold(phi: float, mass: float = 1.0, length: float = 2.0, inertia: float | None = None, gravity: float = 1.0) -> float:
+def torque_threshold(
+    phi: float, mass: float = 1.0, length: float = 2.0, inertia: float | None = None, gravity: float = 1.0
+) -> float:
     """``2 f_y I / (m l cos φ)`` with ``f_y = −m g``: for ``ω = 0``, ``b < 0`` exactly below this torque (Eq. 12)."""
     inertia = mass * length**2 / 12.0 if inertia is None else inertia
     return 2.0 * (-mass * gravity) * inertia / (mass * length * np.cos(phi))

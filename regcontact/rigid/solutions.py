@@ -25,7 +25,9 @@ __all__ = ["ContactMode", "RigidSolution", "RigidSolutions", "contact_mode"]
 ContactMode = Literal["opening", "sliding", "sticking"]
 
 
-def contact_mode(normal_reaction: float, slip: float, reaction_scale: float, slip_scale: float, tol: float) -> ContactMode:
+def contact_mode(
+    normal_reaction: float, slip: float, reaction_scale: float, slip_scale: float, tol: float
+) -> ContactMode:
     """Mode of a solution; ``normal_reaction`` and ``slip`` count as zero below ``tol`` times their scale."""
     if normal_reaction <= tol * reaction_scale:
         return "opening"
@@ -75,6 +77,14 @@ class RigidSolutions:
     @property
     def modes(self) -> tuple[ContactMode, ...]:
         return tuple(s.mode for s in self.solutions)
+
+    def records(self) -> list[dict[str, float | str]]:
+        """One flat row per solution (formulation, mode, reaction), ready for a results table."""
+        return [
+            {"formulation": self.formulation, "mode": s.mode, "reaction_n": float(s.reaction[0]),
+             "reaction_t": float(s.reaction[1])}
+            for s in self.solutions
+        ]
 
     def with_mode(self, mode: ContactMode) -> RigidSolution:
         """The unique solution with ``mode``; ``LookupError`` if there is none or several."""

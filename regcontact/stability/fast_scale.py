@@ -1,0 +1,228 @@
+"""Fast-scale normal dynamics of a compliant contact (Champneys & Várkonyi 2016, Sec. 4, Eqs. 30–31).
+
+With penetration ``y = ε ỹ`` and fast time ``t = ε^{1/2} t̃`` the normal velocity is ``v = ε^{1/2} ṽ`` and
+``dṽ/dt̃ = dv/dt``, so on the fast scale the state ``z = (ỹ, ṽ)`` obeys Eq. 9 with ``a, b, A, B, C`` frozen:
+
+    dỹ/dt̃ = ṽ,        dṽ/dt̃ = b + B λ_T + C λ_N,        λ_N = max(k ỹ + q ṽ, 0)   (Eq. 31).
+
+``k < 0`` (restoring, property 3) and ``q < 0`` (dissipative, property 4); the paper draws Fig. 12 with
+``k = q = −1``, i.e. a physical stiffness ``1/ε`` and damping ``ε^{-1/2}`` in the scaled units. Eq. 30 sets
+``λ_N = 0`` for ``ỹ, ṽ ≥ 0``, which the max already does for ``k, q ≤ 0``; note that it also lets the force act
+at ``ỹ > 0`` when the contact approaches fast (``ṽ < −(k/q) ỹ``). The tangential force is
+
+* slip with sign ``s = ±1`` (``u ≠ 0``): ``λ_T = −s μ λ_N``, so ``dṽ/dt̃ = b + p^s λ_N``;
+* stick (``u̇ = 0``, Eq. 8): ``λ_T = −(a + B λ_N)/A``, so ``dṽ/dt̃ = (Ab − aB)/A + (AC − B²)/A · λ_N``;
+* at rest (``u = 0``): the stick force while it lies in the friction cone, else the cone edge it pushes against
+  (slip starting in that direction); the two agree on the cone edge, so this field is continuous.
+
+Linearising about an equilibrium in the active region gives ``[[0, 1], [K k, K q]]`` with ``K = p^s`` for slip
+(Sec. 4.3) and ``K = (AC − B²)/A`` for stick. Sec. 4.2 prints ``K = (aB − Ab)/(AC − B²)``, which is the stick
+normal force ``λ_N⁰``, not the gain (it has the units of a force, not of an inverse mass); both are positive, so
+the paper's conclusion that stick is normally stable stands.
+"""
+
+from __future__ import annotations
+
+import diffrax
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jaxtyping import Array, ArrayLike, Bool, Complex, Float
+
+from regcontact.stability.reduced import painleve_parameters
+
+__all__ = [
+    "FastScaleSystem",
+    "Equilibrium",
+    "normal_force",
+    "slip_vector_field",
+    "stick_vector_field",
+    "fast_vector_field",
+    "slip_equilibrium",
+    "stick_equilibrium",
+    "linearisation_eigenvalues",
+    "autodiff_eigenvalues",
+    "equilibrium_type",
+    "fast_trajectories",
+]
+
+
+class FastScaleSystem(eqx.Module):
+    """Reduced quantities, friction coefficient, sign of the slip ``u`` and the contact law ``(k, q)``."""
+
+    a: Float[Array, ""]
+    b: Float[Array, ""]
+    A: Float[Array, ""]
+    B: Float[Array, ""]
+    C: Float[Array, ""]
+    mu: Float[Array, ""]
+    slip_sign: Float[Array, ""]
+    k: Float[Array, ""]
+    q: Float[Array, ""]
+
+    def __init__(
+        self,
+        a: ArrayLike,
+        b: ArrayLike,
+        A: ArrayLike,
+        B: ArrayLike,
+        C: ArrayLike,
+        mu: ArrayLike,
+        slip_sign: ArrayLike,
+        k: ArrayLike = -1.0,
+        q: ArrayLike = -1.0,
+    ):
+        f64 = lambda x: jnp.asarray(x, dtype=float)  # noqa: E731
+        self.a, self.b, self.A, self.B, self.C = f64(a), f64(b), f64(A), f64(B), f64(C)
+        self.mu, self.slip_sign, self.k, self.q = f64(mu), f64(slip_sign), f64(k), f64(q)
+
+    def slip_parameter(self) -> Float[Array, ""]:
+        """``p^s`` for the slip direction ``s = slip_sign`` (``p⁺`` for ``s ≥ 0``)."""
+        painleve = painleve_parameters(self.A, self.B, self.C, self.mu)
+        return jnp.where(self.slip_sign >= 0, painleve.p_plus, painleve.p_minus)
+
+
+class Equilibrium(eqx.Module):
+    """A fast-scale equilibrium ``(ỹ₀, 0)``: its normal force, whether it is real and the eigenvalues.
+
+    ``exists`` means the normal force is positive (the equilibrium lies in the active region) and, for stick,
+    that the stick force is strictly inside the friction cone; ``eigenvalues`` come from the closed-form
+    linearisation.
+    """
+
+    penetration: Float[Array, ""]
+    normal_force: Float[Array, ""]
+    exists: Bool[Array, ""]
+    eigenvalues: Complex[Array, "2"]
+
+
+def normal_force(y: ArrayLike, v: ArrayLike, k: ArrayLike, q: ArrayLike) -> Float[Array, "..."]:
+    """``λ_N`` of Eqs. 30–31: ``max(k ỹ + q ṽ, 0)``, and zero when ``ỹ ≥ 0`` and ``ṽ ≥ 0``."""
+    y, v = jnp.asarray(y), jnp.asarray(v)
+    passive = (y >= 0) & (v >= 0)
+    return jnp.where(passive, 0.0, jnp.maximum(k * y + q * v, 0.0))
+
+
+def _normal_field(z: Float[Array, "2"], system: FastScaleSystem, lambda_t, lambda_n) -> Float[Array, "2"]:
+    return jnp.stack([z[1], system.b + system.B * lambda_t + system.C * lambda_n])
+
+
+def _stick_tangential_force(system: FastScaleSystem, lambda_n: Float[Array, ""]) -> Float[Array, ""]:
+    """``λ_T`` that keeps ``u̇ = 0`` (Eq. 8)."""
+    return -(system.a + system.B * lambda_n) / system.A
+
+
+def slip_vector_field(t: ArrayLike, z: Float[Array, "2"], system: FastScaleSystem) -> Float[Array, "2"]:
+    """Fast normal dynamics while slipping in the direction ``slip_sign`` (``+1`` or ``−1``)."""
+    del t
+    lambda_n = normal_force(z[0], z[1], system.k, system.q)
+    return _normal_field(z, system, -jnp.sign(system.slip_sign) * system.mu * lambda_n, lambda_n)
+
+
+def stick_vector_field(t: ArrayLike, z: Float[Array, "2"], system: FastScaleSystem) -> Float[Array, "2"]:
+    """Fast normal dynamics in stick, whatever the friction cone says (for linearisation)."""
+    del t
+    lambda_n = normal_force(z[0], z[1], system.k, system.q)
+    return _normal_field(z, system, _stick_tangential_force(system, lambda_n), lambda_n)
+
+
+def fast_vector_field(t: ArrayLike, z: Float[Array, "2"], system: FastScaleSystem) -> Float[Array, "2"]:
+    """The fast dynamics of the state the contact is in: slip for ``u ≠ 0``; for ``u = 0`` stick with its
+    tangential force capped at the friction cone (slip onset where the cone cannot hold it)."""
+    lambda_n = normal_force(z[0], z[1], system.k, system.q)
+    cone = system.mu * lambda_n
+    at_rest_force = jnp.clip(_stick_tangential_force(system, lambda_n), -cone, cone)
+    at_rest = _normal_field(z, system, at_rest_force, lambda_n)
+    return jnp.where(system.slip_sign == 0, at_rest, slip_vector_field(t, z, system))
+
+
+def linearisation_eigenvalues(gain: ArrayLike, k: ArrayLike, q: ArrayLike) -> Complex[Array, "2"]:
+    """Eigenvalues of ``[[0, 1], [K k, K q]]``, roots of ``λ² − K q λ − K k = 0``, ascending real part."""
+    gain, k, q = (jnp.asarray(x, dtype=float) for x in (gain, k, q))
+    trace, determinant = gain * q, -gain * k
+    root = jnp.sqrt((trace**2 - 4.0 * determinant).astype(complex))
+    return jnp.stack([(trace - root) / 2.0, (trace + root) / 2.0])
+
+
+def slip_equilibrium(system: FastScaleSystem) -> Equilibrium:
+    """Equilibrium of :func:`slip_vector_field`: ``λ_N⁰ = −b / p^s`` (Eq. 15), ``ỹ₀ = λ_N⁰ / k``."""
+    p = system.slip_parameter()
+    lambda_n = -system.b / p
+    return Equilibrium(
+        penetration=lambda_n / system.k,
+        normal_force=lambda_n,
+        exists=lambda_n > 0,
+        eigenvalues=linearisation_eigenvalues(p, system.k, system.q),
+    )
+
+
+def stick_equilibrium(system: FastScaleSystem) -> Equilibrium:
+    """Equilibrium of :func:`stick_vector_field`: ``λ_N⁰ = (aB − Ab)/(AC − B²)`` (Eq. 21), gain ``(AC − B²)/A``."""
+    determinant = system.A * system.C - system.B**2
+    lambda_n = (system.a * system.B - system.A * system.b) / determinant
+    lambda_t = _stick_tangential_force(system, lambda_n)
+    return Equilibrium(
+        penetration=lambda_n / system.k,
+        normal_force=lambda_n,
+        exists=(lambda_n > 0) & (jnp.abs(lambda_t) < system.mu * lambda_n),
+        eigenvalues=linearisation_eigenvalues(determinant / system.A, system.k, system.q),
+    )
+
+
+def autodiff_eigenvalues(field, system: FastScaleSystem, penetration: ArrayLike) -> Complex[Array, "2"]:
+    """Eigenvalues of ``jax.jacfwd`` of ``field(t, z, system)`` at ``z = (penetration, 0)``, ascending real part."""
+    z0 = jnp.stack([jnp.asarray(penetration, dtype=float), jnp.zeros(())])
+    jacobian = jax.jacfwd(lambda z: field(0.0, z, system))(z0)
+    eigenvalues = jnp.linalg.eigvals(jacobian)
+    return eigenvalues[jnp.lexsort((eigenvalues.imag, eigenvalues.real))]
+
+
+def equilibrium_type(eigenvalues: ArrayLike) -> str:
+    """``"stable node"``, ``"stable focus"``, ``"saddle"``, ``"unstable node"`` or ``"unstable focus"``."""
+    eigenvalues = np.asarray(eigenvalues)
+    real = eigenvalues.real
+    if np.any(np.abs(eigenvalues.imag) > 0):
+        return "stable focus" if real[0] < 0 else "unstable focus"
+    if real.min() < 0 < real.max():
+        return "saddle"
+    return "stable node" if real.max() < 0 else "unstable node"
+
+
+@eqx.filter_jit
+def fast_trajectories(
+    systems: FastScaleSystem,
+    initial_states: Float[Array, "n 2"],
+    time_direction: Float[Array, " n"],
+    duration: Float[Array, ""],
+    escape_radius: Float[Array, ""],
+    saves: int = 400,
+) -> Float[Array, "n saves 2"]:
+    """Trajectories of :func:`fast_vector_field` for a batch of systems and initial states, in one ``vmap``.
+
+    ``time_direction = −1`` integrates backwards (stable manifolds). A trajectory stops once ``|ỹ|`` or
+    ``|ṽ|`` exceeds ``escape_radius`` (lift-off or IWC has begun); its later samples are ``inf``.
+    """
+    fractions = jnp.linspace(0.0, 1.0, saves)
+
+    def one(system: FastScaleSystem, z0: Float[Array, "2"], direction: Float[Array, ""]) -> Float[Array, "saves 2"]:
+        def field(t, z, args):
+            return direction * fast_vector_field(t, z, args)
+
+        escaped = diffrax.Event(lambda t, z, args, **kwargs: jnp.max(jnp.abs(z)) > escape_radius)
+        solution = diffrax.diffeqsolve(
+            diffrax.ODETerm(field),
+            diffrax.Tsit5(),
+            t0=0.0,
+            t1=duration,
+            dt0=1e-3,
+            y0=z0,
+            args=system,
+            saveat=diffrax.SaveAt(ts=fractions * duration),
+            stepsize_controller=diffrax.PIDController(rtol=1e-8, atol=1e-10),
+            event=escaped,
+            max_steps=20_000,
+        )
+        return solution.ys
+
+    return jax.vmap(one)(systems, initial_states, time_direction)
