@@ -39,17 +39,9 @@ def _linear_spring_energy(stiffness: Scalar, gap: Scalar) -> Scalar:
     return 0.5 * stiffness * penetration**2
 
 
-class SpringDamper(eqx.Module):
-    """Preclik & Rüde Eq. 22: a spring with damping on approach only.
-
-        λ_n = 0                               if g_n > 0
-        λ_n = −k g_n − γ_n min(ġ_n, 0)        otherwise
-
-    Both terms are non-negative in contact, so the law is never adhesive; the damper dissipates only while the
-    bodies approach, so a separating contact is a conservative spring. The force jumps by ``γ_n |ġ_n|`` where
-    the gap closes with ``ġ_n < 0`` (touch-down), and is continuous elsewhere (in particular where the contact
-    opens, and for a contact that starts at rest); its derivative jumps on ``g_n = 0`` and on ``ġ_n = 0``.
-    """
+class _LinearSpringAndDamper(eqx.Module):
+    """Shared by the laws built from a linear spring ``stiffness`` and a linear damper ``damping``: their
+    parameters, default α-exponents (1, 1, as in Preclik & Rüde), linear stiffness and elastic energy."""
 
     PARAMETERS: ClassVar[dict[str, str]] = {"stiffness": "positive", "damping": "nonnegative"}
     EXPONENTS: ClassVar[dict[str, float]] = {"stiffness": 1.0, "damping": 1.0}
@@ -61,6 +53,22 @@ class SpringDamper(eqx.Module):
     def __init__(self, stiffness: ArrayLike = 1.0, damping: ArrayLike = 1.0):
         self.stiffness = _f64(stiffness)
         self.damping = _f64(damping)
+
+    def elastic_energy(self, gap: Scalar) -> Scalar:
+        return _linear_spring_energy(self.stiffness, gap)
+
+
+class SpringDamper(_LinearSpringAndDamper):
+    """Preclik & Rüde Eq. 22: a spring with damping on approach only.
+
+        λ_n = 0                               if g_n > 0
+        λ_n = −k g_n − γ_n min(ġ_n, 0)        otherwise
+
+    Both terms are non-negative in contact, so the law is never adhesive; the damper dissipates only while the
+    bodies approach, so a separating contact is a conservative spring. The force jumps by ``γ_n |ġ_n|`` where
+    the gap closes with ``ġ_n < 0`` (touch-down), and is continuous elsewhere (in particular where the contact
+    opens, and for a contact that starts at rest); its derivative jumps on ``g_n = 0`` and on ``ġ_n = 0``.
+    """
 
     def __call__(self, gap: Scalar, gap_rate: Scalar) -> Scalar:
         return jnp.where(gap > 0.0, 0.0, self.contact_force(gap, gap_rate))
@@ -73,11 +81,8 @@ class SpringDamper(eqx.Module):
         """
         return -self.stiffness * gap - self.damping * jnp.minimum(gap_rate, 0.0)
 
-    def elastic_energy(self, gap: Scalar) -> Scalar:
-        return _linear_spring_energy(self.stiffness, gap)
 
-
-class ClippedKelvinVoigt(eqx.Module):
+class ClippedKelvinVoigt(_LinearSpringAndDamper):
     """A Kelvin–Voigt spring and damper in parallel, clipped so that it never pulls:
 
         λ_n = max(0, −k g_n − c ġ_n).
@@ -88,22 +93,8 @@ class ClippedKelvinVoigt(eqx.Module):
     ``k g_n + c ġ_n = 0``. Default α-exponents (1, 1) as in Preclik & Rüde.
     """
 
-    PARAMETERS: ClassVar[dict[str, str]] = {"stiffness": "positive", "damping": "nonnegative"}
-    EXPONENTS: ClassVar[dict[str, float]] = {"stiffness": 1.0, "damping": 1.0}
-    LINEAR_STIFFNESS: ClassVar[str | None] = "stiffness"
-
-    stiffness: Scalar
-    damping: Scalar
-
-    def __init__(self, stiffness: ArrayLike = 1.0, damping: ArrayLike = 1.0):
-        self.stiffness = _f64(stiffness)
-        self.damping = _f64(damping)
-
     def __call__(self, gap: Scalar, gap_rate: Scalar) -> Scalar:
         return jnp.maximum(-self.stiffness * gap - self.damping * gap_rate, 0.0)
-
-    def elastic_energy(self, gap: Scalar) -> Scalar:
-        return _linear_spring_energy(self.stiffness, gap)
 
 
 class HuntCrossley(eqx.Module):
@@ -145,7 +136,7 @@ class HuntCrossley(eqx.Module):
         return jnp.where(in_contact, spring * (-gap) / (self.exponent + 1.0), 0.0)
 
 
-class ChampneysFastScale(eqx.Module):
+class ChampneysFastScale(_LinearSpringAndDamper):
     """Champneys & Várkonyi (2016) Eqs. 30–31, the linear law of their fast-scale analysis:
 
         λ_N = max(k ỹ + q ṽ, 0),     k, q < 0,     ỹ = y/ε,  ṽ = dỹ/dt̃ = v/√ε,  t̃ = t/√ε.
@@ -160,23 +151,11 @@ class ChampneysFastScale(eqx.Module):
     is the clipped Kelvin–Voigt one; it is continuous, and nonzero before touching when the approach is fast.
     """
 
-    PARAMETERS: ClassVar[dict[str, str]] = {"stiffness": "positive", "damping": "nonnegative"}
     EXPONENTS: ClassVar[dict[str, float]] = {"stiffness": 1.0, "damping": 0.5}
-    LINEAR_STIFFNESS: ClassVar[str | None] = "stiffness"
-
-    stiffness: Scalar
-    damping: Scalar
-
-    def __init__(self, stiffness: ArrayLike = 1.0, damping: ArrayLike = 1.0):
-        self.stiffness = _f64(stiffness)
-        self.damping = _f64(damping)
 
     def __call__(self, gap: Scalar, gap_rate: Scalar) -> Scalar:
         k, q = -self.stiffness, -self.damping  # the paper's signs
         return jnp.maximum(k * gap + q * gap_rate, 0.0)
-
-    def elastic_energy(self, gap: Scalar) -> Scalar:
-        return _linear_spring_energy(self.stiffness, gap)
 
 
 #: Normal laws by config name.
