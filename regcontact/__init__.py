@@ -8,13 +8,14 @@ import jax as _jax
 
 _jax.config.update("jax_enable_x64", True)
 
-from regcontact import lcp, rigid  # noqa: E402
+from regcontact import lcp, rigid, solvers, stability  # noqa: E402
 from regcontact.contact_model import ContactModel, scale_parameters  # noqa: E402
 from regcontact.dynamics import RodContact, contact_forces, initial_rod_state, rod_vector_field  # noqa: E402
 from regcontact.friction_laws import FRICTION_LAWS, ViscousCoulomb  # noqa: E402
 from regcontact.normal_laws import NORMAL_LAWS, SpringDamper  # noqa: E402
 from regcontact.rigid_references import RigidReferences, rigid_references, select_impulse  # noqa: E402
 from regcontact.rod import PainleveRod, slender_inertia  # noqa: E402
+from regcontact.solvers import RadauIIA5  # noqa: E402
 from regcontact.simulate import (  # noqa: E402
     IMPLICIT_SOLVERS,
     SOLVER_STATUSES,
@@ -42,6 +43,7 @@ __all__ = [
     "ContactModel",
     "Controls",
     "PainleveRod",
+    "RadauIIA5",
     "RigidReferences",
     "RodContact",
     "RodRun",
@@ -65,5 +67,7 @@ __all__ = [
     "select_impulse",
     "slender_inertia",
     "solve_rod",
+    "solvers",
+    "stability",
     "sweep",
 ]
