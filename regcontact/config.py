@@ -180,12 +180,16 @@ def finite_or_table(**fields: Parser) -> Parser:
     return parse
 
 
-def list_of(item: Parser, min_length: int = 0, what: str = "values") -> Parser:
+def list_of(item: Parser, min_length: int = 0, what: str = "values", max_length: int | None = None) -> Parser:
     def parse(value: Any) -> list:
         if not isinstance(value, list):
             raise _Invalid(f"a list of {what}")
+        if min_length == max_length and len(value) != min_length:
+            raise _Invalid(f"a list of {min_length} {what}")
         if len(value) < min_length:
             raise _Invalid(f"a non-empty list of {what}" if min_length == 1 else f"a list of ≥ {min_length} {what}")
+        if max_length is not None and len(value) > max_length:
+            raise _Invalid(f"a list of ≤ {max_length} {what}")
         parsed = []
         for entry in value:
             try:

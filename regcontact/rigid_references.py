@@ -38,10 +38,6 @@ def select_impulse(impulses: RigidSolutions, forces: RigidSolutions) -> tuple[np
     return None, f"force-acceleration problem unsolvable and {len(nonzero)} impulsive solutions: none chosen"
 
 
-def _solutions_json(solutions: RigidSolutions) -> list[dict[str, Any]]:
-    return [{"reaction": s.reaction.tolist(), "mode": s.mode} for s in solutions]
-
-
 @dataclasses.dataclass(frozen=True)
 class RigidReferences:
     """Rigid solutions for one rod, and the impulse chosen as the limit to compare with."""
@@ -64,15 +60,15 @@ class RigidReferences:
 
     def as_json(self) -> dict[str, Any]:
         document: dict[str, Any] = {
-            "force_acceleration_solutions": _solutions_json(self.force_acceleration),
+            "force_acceleration_solutions": self.force_acceleration.as_json(),
             "impulse_velocity": None if self.impulse is None else self.impulse.tolist(),
             "impulse_velocity_rule": self.impulse_rule,
         }
         if self.impulse_velocity is not None:
-            document["impulse_velocity_solutions"] = _solutions_json(self.impulse_velocity)
+            document["impulse_velocity_solutions"] = self.impulse_velocity.as_json()
         if self.time_stepping:
             document["time_stepping"] = {
-                repr(dt): _solutions_json(solutions) for dt, solutions in self.time_stepping.items()
+                repr(dt): solutions.as_json() for dt, solutions in self.time_stepping.items()
             }
         return document
 

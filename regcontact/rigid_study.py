@@ -47,13 +47,7 @@ TABLE_COLUMNS = [
 ]
 
 
-def _pair(value: Any) -> list[float]:
-    if not isinstance(value, list) or len(value) != 2:
-        raise cfg._Invalid("a pair [λ_n, λ_t]")
-    return [cfg.finite(entry) for entry in value]
-
-
-_PAIRS = cfg.list_of(_pair, 0, "pairs [λ_n, λ_t]")
+_PAIRS = cfg.list_of(cfg.list_of(cfg.finite, 2, "numbers", max_length=2), 0, "pairs [λ_n, λ_t]")
 
 
 def schema(raw: dict[str, Any]) -> dict[str, Any]:
@@ -149,7 +143,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
                                      f"paper {setup['paper'][formulation]}")
         references[name] = {
             "label": setup["label"],
-            **{f: [{"reaction": s.reaction.tolist(), "mode": s.mode} for s in sol] for f, sol in solved.items()},
+            **{f: sol.as_json() for f, sol in solved.items()},
             "continua": {f: [c.tolist() for c in sol.continua] for f, sol in solved.items() if sol.continua},
         }
         try:

@@ -91,7 +91,7 @@ def draw_force_integrals(out_dir: Path) -> list[Path]:
     """∫λ_n, ∫λ_t against α from the Table 1 study on a dense grid, with Λ, δt λ̃ and the paper's Table 1."""
     loaded = load_study(study_config("table1"), [f"sweep.alpha={list(DENSE_ALPHAS)!r}"])
     result = loaded.kind.run(loaded.config)
-    paper = load_study(study_config("table1")).config["paper"]
+    paper = loaded.config["paper"]
     alphas = np.array([row["alpha"] for row in result.rows])
     integrals = np.array([[row["int_lambda_n"], row["int_lambda_t"]] for row in result.rows])
     impulse = np.array(result.references["impulse_velocity"])

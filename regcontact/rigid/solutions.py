@@ -78,13 +78,9 @@ class RigidSolutions:
     def modes(self) -> tuple[ContactMode, ...]:
         return tuple(s.mode for s in self.solutions)
 
-    def records(self) -> list[dict[str, float | str]]:
-        """One flat row per solution (formulation, mode, reaction), ready for a results table."""
-        return [
-            {"formulation": self.formulation, "mode": s.mode, "reaction_n": float(s.reaction[0]),
-             "reaction_t": float(s.reaction[1])}
-            for s in self.solutions
-        ]
+    def as_json(self) -> list[dict[str, list[float] | str]]:
+        """Each solution as ``{"reaction": [λ_n, λ_t], "mode": ...}``, the form the studies write to JSON."""
+        return [{"reaction": s.reaction.tolist(), "mode": s.mode} for s in self.solutions]
 
     def with_mode(self, mode: ContactMode) -> RigidSolution:
         """The unique solution with ``mode``; ``LookupError`` if there is none or several."""
