@@ -13,8 +13,11 @@ Printed, from this one run:
 2. for α = 1e3 … 1e12 and rtol = 1e-6 … 1e-11: accepted and rejected steps (from the solution's statistics),
    wall time after compilation (best of 5), the error of the force integrals ``∫λ_n, ∫λ_t`` against the
    reference; the compile time, once;
-3. the same runs with SciPy's ``solve_ivp(method="Radau")``, given the analytic Jacobian (``jax.jacfwd``,
-   jitted), one timed run each after a warm-up; SciPy reports accepted steps, not rejected ones;
+3. the same runs with SciPy's ``solve_ivp(method="Radau")``, given a plain numpy vector field and its
+   hand-derived analytic Jacobian (``benchmarks/scipy_rod.py``, what a SciPy user writes), one timed run each
+   after a warm-up; SciPy reports accepted steps, not rejected ones. One line compares, on one solve, these
+   numpy callbacks with jitted JAX ones (``rod_vector_field`` and ``jax.jacfwd`` of it, called from SciPy, the
+   baseline of earlier versions): steps, evaluations and factorisations of each, and the time each takes;
 4. per (α, rtol): SciPy's time over ours *at matched accuracy*: SciPy's cheapest run (over its rtol grid down
    to 1e-13) whose error is at most ours, or at most ten times the reference's own uncertainty where ours is
    below that;
@@ -41,6 +44,7 @@ import numpy as np
 from scipy.integrate import solve_ivp
 
 import regcontact  # noqa: F401  (float64)
+from benchmarks.scipy_rod import ScipyRod
 from regcontact.compliant_study import build_cases
 from regcontact.contact_model import ContactModel
 from regcontact.dynamics import RodContact, initial_rod_state, rod_vector_field
@@ -118,34 +122,67 @@ def table1_solve(solver: str):
     return lambda alpha, rtol: run(jnp.asarray(alpha), jnp.asarray(rtol))
 
 
+CALLBACK_ALPHA, CALLBACK_RTOL = 1e6, 1e-10  # the one solve on which numpy and JAX callbacks are compared
+
+
+def numpy_callbacks(alpha: float):
+    """The Table 1 rod at ``alpha`` as SciPy's ``(fun, jac)``: plain numpy, hand-derived Jacobian."""
+    rod, contact = PainleveRod(), ContactModel()
+    model = ScipyRod.from_laws(rod, *contact.at_stiffness(alpha))
+    return model.fun, model.jac
+
+
 _vector_field = jax.jit(rod_vector_field)
 _jacobian = jax.jit(jax.jacfwd(rod_vector_field, argnums=1))
 
 
-def scipy_solve(alpha: float, rtol: float) -> dict:
+def jax_callbacks(alpha: float):
+    """The same ``(fun, jac)`` as jitted JAX calls (``rod_vector_field``, ``jax.jacfwd`` of it): the baseline of
+    earlier versions of this benchmark, kept only to measure what the callbacks cost."""
+    rod, contact = PainleveRod(), ContactModel()
+    normal, friction = contact.at_stiffness(alpha)
+    args = RodContact(rod=rod, normal=normal, friction=friction)
+
+    def fun(t, y):
+        return np.asarray(_vector_field(t, y, args))
+
+    def jac(t, y):
+        return np.asarray(_jacobian(t, y, args))
+
+    return fun, jac
+
+
+def scipy_solve(alpha: float, rtol: float, callbacks=numpy_callbacks) -> dict:
     """SciPy's Radau on the same run, with the analytic Jacobian.
 
     SciPy gets no ``contact_open`` event: it never fires in these runs (section 2 marks any of ours that it
     ended), and SciPy's event test counts the start value ``g_n = 0`` followed by a first step too short to
     change ``g_n`` as an upcrossing, which would end its run at once.
     """
-    rod, contact = PainleveRod(), ContactModel()
-    normal, friction = contact.at_stiffness(alpha)
-    args = RodContact(rod=rod, normal=normal, friction=friction)
+    rod = PainleveRod()
     y0 = np.asarray(initial_rod_state(rod))
-
-    def f(t, y):
-        return np.asarray(_vector_field(t, y, args))
-
-    def jac(t, y):
-        return np.asarray(_jacobian(t, y, args))
-
-    f(0.0, y0), jac(0.0, y0)  # compile outside the timing
+    fun, jac = callbacks(alpha)
+    fun(0.0, y0), jac(0.0, y0)  # compile (JAX callbacks) outside the timing
     start = time.perf_counter()
     t_end = float(contact_time(rod, alpha))
-    sol = solve_ivp(f, (0.0, t_end), y0, method="Radau", rtol=rtol, atol=atol_of(rtol), jac=jac)
+    sol = solve_ivp(fun, (0.0, t_end), y0, method="Radau", rtol=rtol, atol=atol_of(rtol), jac=jac)
     elapsed = time.perf_counter() - start
-    return dict(F=sol.y[6:8, -1], accepted=len(sol.t) - 1, time=elapsed, ok=sol.status == 0)
+    return dict(F=sol.y[6:8, -1], accepted=len(sol.t) - 1, time=elapsed, ok=sol.status == 0,
+                work=(sol.nfev, sol.njev, sol.nlu))
+
+
+def callback_cost(alpha: float = CALLBACK_ALPHA, rtol: float = CALLBACK_RTOL, repeats: int = 3) -> str:
+    """One SciPy solve with the numpy callbacks and with the jitted JAX ones: steps, work and best time of each."""
+    runs = {}
+    for name, callbacks in [("numpy", numpy_callbacks), ("JAX", jax_callbacks)]:
+        scipy_solve(alpha, rtol, callbacks)  # warm-up
+        tries = [scipy_solve(alpha, rtol, callbacks) for _ in range(repeats)]
+        runs[name] = min(tries, key=lambda s: s["time"])
+    ours, old = runs["numpy"], runs["JAX"]
+    work = " vs ".join("/".join(map(str, run["work"])) for run in (ours, old))
+    return (f"   numpy callbacks vs jitted JAX ones (the earlier baseline), α = {alpha:g}, rtol {rtol:g}, best of "
+            f"{repeats}: {ours['accepted']} vs {old['accepted']} steps, nfev/njev/nlu {work}, "
+            f"{1e3 * ours['time']:.0f} vs {1e3 * old['time']:.0f} ms: JAX's {old['time'] / ours['time']:.1f}x slower")
 
 
 # -- the sections -----------------------------------------------------------------------------------------
@@ -190,9 +227,10 @@ def our_grid(alphas, rtols, reference):
     return grid
 
 
-def scipy_grid(alphas, scipy_rtols, scipy_runs, reference):
-    print("\n3. SciPy solve_ivp(Radau), analytic Jacobian (jax.jacfwd, jitted); one run each after a warm-up"
-          " ('!': failed)")
+def scipy_grid(alphas, scipy_rtols, scipy_runs, reference, callbacks_line):
+    print("\n3. SciPy solve_ivp(Radau), plain numpy vector field and hand-derived analytic Jacobian"
+          " (benchmarks/scipy_rod.py); one run each after a warm-up ('!': failed)")
+    print(callbacks_line)
     print_grid("   accepted steps", alphas, scipy_rtols,
                lambda a, r: f"{scipy_runs[(a, r)]['accepted']}" + ("" if scipy_runs[(a, r)]["ok"] else "!"))
     print_grid("   wall time [ms]", alphas, scipy_rtols, lambda a, r: f"{1e3 * scipy_runs[(a, r)]['time']:.0f}")
@@ -310,11 +348,12 @@ def main() -> None:
     print("Work-precision benchmark: compliant Painlevé rod, Table 1 runs (one contact time t_c, or contact_open)")
     print(f"machine: {machine()}")
 
-    scipy_solve(alphas[0], scipy_rtols[0])  # warm up SciPy and the jitted callbacks
+    scipy_solve(alphas[0], scipy_rtols[0])  # warm up SciPy
     scipy_runs = {(a, r): scipy_solve(a, r) for a in alphas for r in scipy_rtols}
+    callbacks_line = callback_cost()
     reference, uncertainty = references(alphas, scipy_runs)
     grid = our_grid(alphas, rtols, reference)
-    scipy_grid(alphas, scipy_rtols, scipy_runs, reference)
+    scipy_grid(alphas, scipy_rtols, scipy_runs, reference, callbacks_line)
     cheapest = matched(scipy_runs, scipy_rtols, reference, uncertainty)
     speed_ups(alphas, rtols, grid, cheapest)
     sweeps = {rtol: table1_sweep(reference, cheapest, rtol) for rtol in SWEEP_RTOLS}
