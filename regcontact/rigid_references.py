@@ -26,13 +26,16 @@ __all__ = ["RigidReferences", "rigid_references", "select_impulse"]
 
 
 def select_impulse(impulses: RigidSolutions, forces: RigidSolutions) -> tuple[np.ndarray | None, str]:
-    """The impulse-velocity solution a compliant run should approach, and why (see the module docstring)."""
+    """The impulse-velocity solution a compliant run should approach, and why (see the module docstring).
+
+    ``Λ = 0`` is recognised by its mode, ``"opening"`` (``Λ_n`` zero relative to the problem's scales, hence
+    ``Λ_t`` too, by the cone), not by exact zeros: a near-degenerate problem may return it with round-off.
+    """
     if len(forces) > 0:
-        zero = [s for s in impulses if s.mode == "opening" and not np.any(s.reaction)]
-        if zero:
+        if any(s.mode == "opening" for s in impulses):
             return np.zeros(2), "force-acceleration problem solvable: no impulse needed (Painlevé's principle)"
         return None, "force-acceleration problem solvable but Λ = 0 is not an impulse-velocity solution"
-    nonzero = [s for s in impulses if np.any(s.reaction)]
+    nonzero = [s for s in impulses if s.mode != "opening"]
     if len(nonzero) == 1:
         return nonzero[0].reaction, f"force-acceleration problem unsolvable: the one impulsive solution ({nonzero[0].mode})"
     return None, f"force-acceleration problem unsolvable and {len(nonzero)} impulsive solutions: none chosen"
@@ -74,7 +77,11 @@ class RigidReferences:
 
 
 def rigid_references(rod: PainleveRod, options: dict[str, Any]) -> RigidReferences:
-    """Solve the rigid problems at the rod's initial state (``options``: the study's ``[references]``)."""
+    """Solve the rigid problems at the rod's initial state (``options``: the study's ``[references]``).
+
+    Every tolerance on the way is relative to the rod's own scales (see ``docs/rigid.md``, "Units and
+    scaling"): a rod rescaled in mass, length and gravity gives the rescaled references.
+    """
     state = ContactState.from_rod(rod)
     forces = force_acceleration(state)
     impulses = impulse_velocity(state) if options.get("impulse_velocity", True) else None

@@ -6,7 +6,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from regcontact import PainleveRod
-from regcontact.rigid import ContactState, force_acceleration, impulse_velocity, time_stepping
+from regcontact.rigid import (
+    ContactState,
+    force_acceleration,
+    impulse_velocity,
+    time_stepping,
+    time_stepping_convergence,
+)
 
 # Values are zero or at least 1e-8 in size: the zero tests (ġ_n = 0, ġ_t = 0) are relative to the size of
 # the velocities, and near the underflow threshold (products below 2⁻¹⁰²²) floats lose relative precision.
@@ -136,3 +142,19 @@ def test_json_form_lists_every_solution_with_its_mode():
     document = solutions.as_json()
     assert {d["mode"] for d in document} == {"opening", "sticking"}
     assert [d["reaction"] for d in document] == solutions.reactions.tolist()
+
+
+def test_formulations_accept_a_rod_at_its_initial_state():
+    rod = PainleveRod(torque=-5 / 3)  # Sec. 2.2: solutions in every formulation
+    state = ContactState.from_rod(rod)
+    for solve in (force_acceleration, impulse_velocity, lambda s: time_stepping(s, 0.01)):
+        from_rod, from_state = solve(rod), solve(state)
+        assert from_rod.modes == from_state.modes and len(from_rod) > 0
+        np.testing.assert_array_equal(from_rod.reactions, from_state.reactions)
+    assert time_stepping_convergence(rod).order == time_stepping_convergence(state).order
+
+
+@pytest.mark.parametrize("solve", [force_acceleration, impulse_velocity, lambda s: time_stepping(s, 0.01)])
+def test_formulations_say_what_they_need(solve):
+    with pytest.raises(TypeError, match="needs a ContactState \\(or a PainleveRod"):
+        solve({"mass": 1.0})

@@ -22,10 +22,21 @@ solution maps back to one of the law. The map is not one-to-one: with ``λ_n = 0
 when sticking ``λ⁺, λ⁻`` may both be positive; :func:`friction_solutions` therefore collapses the LCP's
 solution set onto distinct reactions and reports a continuum only when the *reactions* form one.
 For ``W`` positive semi-definite, ``zᵀ M z = λᵀ W λ + μ λ_n β ≥ 0``: the matrix is copositive.
+
+Units. ``z`` mixes reactions (``λ_n, λ⁺, λ⁻``) with a rate (``β``), and ``w`` mixes rates (``w_n, w⁺, w⁻``)
+with a reaction (``w_β``): ``M`` holds ``W`` (rate per reaction) next to the pure numbers ``1``, ``μ``. The
+generic LCP solvers judge zeros and singular blocks relative to ``‖M‖``, which is meaningless for such a matrix
+once ``W`` is far from 1 (a rod of mass 1e12 has ``W ≈ 1e-12``: its sticking block looks singular). With a
+reaction scale ``ρ`` and a rate scale ``σ``, ``λ = ρ λ̃``, ``β = σ β̃``, ``u = σ ũ`` turn the law into the same
+law for ``ũ = W̃ λ̃ + b̃`` with ``W̃ = (ρ/σ) W``, ``b̃ = b/σ``; its LCP is ``D_w M D_z`` with
+``D_z = diag(ρ, ρ, ρ, σ)``, ``D_w = diag(1/σ, 1/σ, 1/σ, 1/ρ)`` and ``q̃ = D_w q``. :meth:`FrictionLCP.nondimensional`
+takes ``σ ≈ ‖b‖∞`` and ``σ/ρ ≈ ‖W‖∞``, so that ``‖W̃‖∞`` and ``‖b̃‖∞`` are O(1), and
+:func:`friction_solutions` solves that problem and multiplies the reactions by ``ρ``.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -63,6 +74,30 @@ class FrictionLCP:
         lam_n, lam_t = np.asarray(reaction, dtype=float)
         slip = self.contact_rate(reaction)[1]
         return np.array([lam_n, max(lam_t, 0.0), max(-lam_t, 0.0), abs(slip)])
+
+    def scales(self) -> tuple[float, float]:
+        """``(ρ, σ)``: a reaction scale and a rate scale, ``σ`` the power of two nearest to ``‖b‖∞`` and
+        ``σ/ρ`` the one nearest to ``‖W‖∞``. With ``b = 0`` (a homogeneous law, whose solutions form a cone)
+        ``σ`` is taken equal to ``σ/ρ``, so ``ρ = 1``; with ``W = 0`` (reactions do not move the contact)
+        ``ρ = σ``. Powers of two make the rescaling exact in floating point."""
+        norm_W = _nearest_power_of_two(np.abs(self.delassus).sum(axis=1).max())
+        rate = _nearest_power_of_two(np.abs(self.free).max(), default=norm_W)
+        return rate / norm_W, rate
+
+    def nondimensional(self) -> tuple[FrictionLCP, float, float]:
+        """The same law in units of :meth:`scales`: ``(problem for ũ = (ρ/σ) W λ̃ + b/σ, ρ, σ)``.
+
+        Its ``M`` and ``q`` are ``D_w M D_z`` and ``D_w q`` (see the module docstring), with entries of
+        order one whatever the units of ``W`` and ``b``; its reactions times ``ρ`` are this problem's.
+        """
+        reaction_scale, rate_scale = self.scales()
+        scaled = friction_lcp(self.delassus * (reaction_scale / rate_scale), self.free / rate_scale, self.mu)
+        return scaled, reaction_scale, rate_scale
+
+
+def _nearest_power_of_two(x: float, default: float = 1.0) -> float:
+    """``2^round(log₂ x)`` for ``x > 0``; ``default`` for ``x = 0``."""
+    return math.ldexp(1.0, round(math.log2(x))) if x > 0 else default
 
 
 def friction_lcp(delassus: ArrayLike, free: ArrayLike, mu: float) -> FrictionLCP:
@@ -103,7 +138,20 @@ class FrictionSolutions:
 
 
 def friction_solutions(problem: FrictionLCP, tol: float = 1e-12) -> FrictionSolutions:
-    """Every reaction solving the contact law, from :func:`~regcontact.lcp.all_solutions` on its LCP."""
+    """Every reaction solving the contact law, from :func:`~regcontact.lcp.all_solutions` on its LCP.
+
+    The LCP solved is the nondimensional one (:meth:`FrictionLCP.nondimensional`), so every tolerance of the
+    search is relative to the law's own scales: a law rescaled by any ``(ρ, σ)`` gives the rescaled reactions.
+    """
+    scaled, reaction_scale, _ = problem.nondimensional()
+    found = _reactions(scaled, tol)
+    return FrictionSolutions(
+        reactions=reaction_scale * found.reactions, continua=tuple(reaction_scale * box for box in found.continua)
+    )
+
+
+def _reactions(problem: FrictionLCP, tol: float) -> FrictionSolutions:
+    """Distinct reactions of a (well-scaled) friction LCP, from every solution of the LCP."""
     found = all_solutions(problem.M, problem.q, tol=tol)
     reactions = [problem.reaction(z) for z in found.solutions]
     continua = []

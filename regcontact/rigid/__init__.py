@@ -4,8 +4,10 @@
 - :func:`impulse_velocity` (Sec. 3): impulses from ``ġ⁺``; always solvable, possibly several;
 - :func:`time_stepping` (Sec. 4): one semi-implicit Euler step, ``δt λ̃``; tends to the impulses as ``O(δt)``.
 
-Each returns *all* its solutions with their contact mode. Build the state from a rod with
-:meth:`ContactState.from_rod`.
+Each returns *all* its solutions with their contact mode. Each takes a :class:`ContactState` (build one from a
+rod at any ``(q, v)`` with :meth:`ContactState.from_rod`) or a :class:`~regcontact.rod.PainleveRod`, taken at
+its initial state. Every tolerance is relative to the state's own scales: a rod rescaled in mass, length and
+gravity gives the rescaled solutions (``docs/rigid.md``, "Units and scaling").
 """
 
 from regcontact.rigid.force_acceleration import force_acceleration

@@ -18,21 +18,24 @@ from numpy.typing import NDArray
 from regcontact.lcp import all_solutions
 from regcontact.rigid.contact_law import contact_law_solutions
 from regcontact.rigid.solutions import ContactMode, RigidSolution, RigidSolutions, contact_mode
-from regcontact.rigid.state import ContactState
+from regcontact.rigid.state import ContactState, as_contact_state
+from regcontact.rod import PainleveRod
 
 __all__ = ["force_acceleration"]
 
 
-def force_acceleration(state: ContactState, tol: float = 1e-9) -> RigidSolutions:
-    """Every reaction force of the force-acceleration problem, with its mode.
+def force_acceleration(state: ContactState | PainleveRod, tol: float = 1e-9) -> RigidSolutions:
+    """Every reaction force of the force-acceleration problem, with its mode (a rod: at its initial state).
 
     A separated contact (``g_n > 0``) or a separating one (``ġ_n > 0``) carries no force (Eqs. 5, 6): the
     single solution is ``λ = 0``, opening. A penetrating (``g_n < 0``) or colliding (``ġ_n < 0``) contact has no
     force solution at all (it needs an impulse) and raises ``ValueError``. Zero tests are relative: ``tol``
-    times the length or velocity scale of the state.
+    times the state's ``gap_scale`` or ``velocity_scale``; the LCPs are solved in their own units
+    (:meth:`~regcontact.lcp.FrictionLCP.nondimensional`), so a rescaled body gives rescaled forces.
     """
-    length_scale = np.abs(state.jacobian).max()
-    velocity_scale = (np.abs(state.jacobian) @ np.abs(state.velocity)).max()
+    state = as_contact_state(state, "force_acceleration")
+    length_scale = state.gap_scale
+    velocity_scale = state.velocity_scale
     g_n = state.gap
     slip_n, slip_t = state.contact_velocity
     if g_n < -tol * length_scale or slip_n < -tol * velocity_scale:

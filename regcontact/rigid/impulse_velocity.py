@@ -11,18 +11,22 @@ import numpy as np
 
 from regcontact.rigid.contact_law import contact_law_solutions
 from regcontact.rigid.solutions import RigidSolution, RigidSolutions
-from regcontact.rigid.state import ContactState
+from regcontact.rigid.state import ContactState, as_contact_state
+from regcontact.rod import PainleveRod
 
 __all__ = ["impulse_velocity"]
 
 
-def impulse_velocity(state: ContactState, tol: float = 1e-9) -> RigidSolutions:
-    """Every contact impulse ``Λ = (Λ_n, Λ_t)`` with its mode and the velocities after it.
+def impulse_velocity(state: ContactState | PainleveRod, tol: float = 1e-9) -> RigidSolutions:
+    """Every contact impulse ``Λ = (Λ_n, Λ_t)`` with its mode and the velocities after it (a rod: at its
+    initial state).
 
-    The contact must be closed (``g_n = 0``, relative to ``tol``): impulses do not move positions, so an open
-    contact carries none (the single solution ``Λ = 0``) and a penetrating one raises ``ValueError``.
+    The contact must be closed (``g_n = 0``, relative to ``tol`` times the state's ``gap_scale``): impulses do
+    not move positions, so an open contact carries none (the single solution ``Λ = 0``) and a penetrating one
+    raises ``ValueError``.
     """
-    length_scale = np.abs(state.jacobian).max()
+    state = as_contact_state(state, "impulse_velocity")
+    length_scale = state.gap_scale
     if state.gap < -tol * length_scale:
         raise ValueError(f"impulse_velocity needs g_n ≥ 0, got g_n = {state.gap:.3g}")
     if state.gap > tol * length_scale:

@@ -14,13 +14,19 @@ from numpy.typing import ArrayLike, NDArray
 
 from regcontact.rod import PainleveRod
 
-__all__ = ["ContactState"]
+__all__ = ["ContactState", "as_contact_state"]
 
 
 @dataclass(frozen=True)
 class ContactState:
     """One contact of a planar body: ``M`` (k×k), ``J`` (2×k, rows normal and tangential), ``J̇ v`` (2),
-    applied force ``f`` (k), velocity ``v`` (k), friction coefficient ``mu`` and normal gap ``g_n``."""
+    applied force ``f`` (k), velocity ``v`` (k), friction coefficient ``mu`` and normal gap ``g_n``.
+
+    ``length_scale`` is the size of the body (the rod's length), the length against which ``g_n`` counts as
+    zero. ``M`` and ``J`` alone cannot supply one: under a change of units of a coordinate ``q_j`` they change
+    as ``J_ij → J_ij/c``, ``M_jj → M_jj/c²``, so they only fix a mass. Without it the gap is compared with the
+    largest entry of ``J`` (a length for angular coordinates, but 1 for translations).
+    """
 
     mass_matrix: NDArray[np.float64]
     jacobian: NDArray[np.float64]
@@ -29,6 +35,7 @@ class ContactState:
     velocity: NDArray[np.float64]
     mu: float
     gap: float
+    length_scale: float | None = None
 
     @classmethod
     def from_rod(cls, rod: PainleveRod, q: ArrayLike | None = None, v: ArrayLike | None = None) -> ContactState:
@@ -45,7 +52,18 @@ class ContactState:
             velocity=as_array(v),
             mu=float(rod.mu),
             gap=float(as_array(rod.gap(q))[0]),
+            length_scale=float(rod.length),
         )
+
+    @property
+    def gap_scale(self) -> float:
+        """The length against which ``g_n`` counts as zero: ``length_scale``, else the largest entry of ``J``."""
+        return float(np.abs(self.jacobian).max()) if self.length_scale is None else abs(self.length_scale)
+
+    @property
+    def velocity_scale(self) -> float:
+        """The size of the contact velocity's terms, ``max_i Σ_j |J_ij v_j|``: ``ġ`` counts as zero against it."""
+        return float((np.abs(self.jacobian) @ np.abs(self.velocity)).max())
 
     @property
     def delassus(self) -> NDArray[np.float64]:
@@ -74,3 +92,17 @@ class ContactState:
         """``½ vᵀ M v`` of ``velocity`` (default: the current one)."""
         v = self.velocity if velocity is None else np.asarray(velocity, dtype=float)
         return 0.5 * float(v @ self.mass_matrix @ v)
+
+
+def as_contact_state(system: ContactState | PainleveRod, caller: str) -> ContactState:
+    """``system`` itself, or a rod's initial state (:meth:`ContactState.from_rod`); ``TypeError`` otherwise.
+
+    The formulations are written for a :class:`ContactState`, but a rod is what users hold.
+    """
+    if isinstance(system, ContactState):
+        return system
+    if isinstance(system, PainleveRod):
+        return ContactState.from_rod(system)
+    raise TypeError(
+        f"{caller} needs a ContactState (or a PainleveRod, taken at its initial state), got {type(system).__name__}"
+    )

@@ -18,13 +18,16 @@ from numpy.typing import ArrayLike, NDArray
 from regcontact.rigid.contact_law import contact_law_solutions
 from regcontact.rigid.impulse_velocity import impulse_velocity
 from regcontact.rigid.solutions import ContactMode, RigidSolution, RigidSolutions
-from regcontact.rigid.state import ContactState
+from regcontact.rigid.state import ContactState, as_contact_state
+from regcontact.rod import PainleveRod
 
 __all__ = ["TimeSteppingConvergence", "time_stepping", "time_stepping_convergence"]
 
 
-def time_stepping(state: ContactState, dt: float, tol: float = 1e-9) -> RigidSolutions:
-    """Every solution of one time step of length ``dt``; reactions are the impulses ``δt λ̃``."""
+def time_stepping(state: ContactState | PainleveRod, dt: float, tol: float = 1e-9) -> RigidSolutions:
+    """Every solution of one time step of length ``dt`` (a rod: from its initial state); reactions are the
+    impulses ``δt λ̃``."""
+    state = as_contact_state(state, "time_stepping")
     if not dt > 0:
         raise ValueError(f"the time step must be positive, got dt = {dt}")
     free_velocity = state.velocity + dt * np.linalg.solve(state.mass_matrix, state.applied_force)
@@ -59,7 +62,7 @@ class TimeSteppingConvergence:
 
 
 def time_stepping_convergence(
-    state: ContactState,
+    state: ContactState | PainleveRod,
     mode: ContactMode = "sticking",
     dts: ArrayLike | None = None,
     reference: ArrayLike | None = None,
@@ -70,6 +73,7 @@ def time_stepping_convergence(
     ``1e-2`` down to ``1e-5``. Each step must have exactly one solution with ``mode`` (``LookupError``
     otherwise: for a large step the impulsive solution may leave the friction cone).
     """
+    state = as_contact_state(state, "time_stepping_convergence")
     dts = np.geomspace(1e-2, 1e-5, 7) if dts is None else np.asarray(dts, dtype=float)
     if reference is None:
         reference = impulse_velocity(state).with_mode(mode).reaction
