@@ -3,47 +3,103 @@
     regcontact run CONFIG [--out DIR] [--set key.path=value ...]
     regcontact figures [NAME ...] [--out DIR] [--list]
 
-A bad config or option stops with one line naming the key, the value and what was expected (exit status 2),
-before anything runs or is written. Progress goes to stderr, the results table to stdout.
+A bad config or option (a CONFIG that is not a readable TOML file, an ``--out`` where nothing can be written)
+stops with one line naming the key, the value and what was expected (exit status 2), before anything runs or is
+written. Progress goes to stderr, the results table to stdout. If the results cannot be written at the end after
+all, the table is printed and they are written to a temporary folder that the message names (exit status 1).
+Ctrl-C stops with one line and exit status 130.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 __all__ = ["main"]
+
+#: Exit status after Ctrl-C.
+INTERRUPTED = 130
 
 
 def _progress(message: str) -> None:
     print(f"[regcontact] {message}", file=sys.stderr, flush=True)
 
 
-def _run(args: argparse.Namespace) -> int:
+def _error(message: str) -> None:
+    print(f"regcontact: {message}", file=sys.stderr, flush=True)
+
+
+def _load(args: argparse.Namespace):
+    """The validated study and its output folder, both checked before anything runs.
+
+    Raises :class:`ConfigError` for a bad config, a CONFIG that cannot be read, or an ``--out`` (or default
+    folder) where the results could not be written.
+    """
     from regcontact.config import ConfigError
     from regcontact.study import load_study
-    from regcontact.study_result import format_table, write_results
+    from regcontact.study_result import out_dir_problem
+
+    path = Path(args.config)
+    try:
+        loaded = load_study(path, args.set or [])
+    except UnicodeDecodeError as error:
+        raise ConfigError("CONFIG", args.config, f"a UTF-8 TOML file (byte {error.start} is not UTF-8)") from None
+    except OSError as error:
+        if error.filename != str(path):
+            raise
+        if path.is_dir():
+            raise ConfigError("CONFIG", args.config, "an existing TOML file (it is a directory)") from None
+        raise ConfigError("CONFIG", args.config, f"a readable TOML file ({error.strerror})") from None
+    out_dir = Path(args.out) if args.out else Path("results") / loaded.config["study"]["name"]
+    problem = out_dir_problem(out_dir)
+    if problem:
+        raise ConfigError("--out", args.out or str(out_dir), problem)
+    return loaded, out_dir
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Check, run, write, print. Results are never lost: if ``--out`` fails at the end, they go elsewhere."""
+    from regcontact.config import ConfigError
 
     try:
-        loaded = load_study(Path(args.config), args.set or [])
+        loaded, out_dir = _load(args)
+        result = _compute(loaded)
     except ConfigError as error:
-        print(f"regcontact: config error: {error}", file=sys.stderr)
+        _error(f"config error: {error}")
         return 2
-    config = loaded.config
-    out_dir = Path(args.out) if args.out else Path("results") / config["study"]["name"]
+    except KeyboardInterrupt:
+        _error("interrupted; nothing written")
+        return INTERRUPTED
+    written = _write(result, loaded.config, out_dir)
+    _print_result(result, loaded)
+    if isinstance(written, OSError):
+        return _write_elsewhere(result, loaded.config, out_dir, written)
+    print(f"wrote {written[0]} and {written[1]}")
+    return 1 if result.failures else 0
+
+
+def _compute(loaded):
+    """Run the loaded study, with its notes and total time in the result."""
     for note in loaded.notes:
         _progress(f"note: {note}")
-
     start = time.perf_counter()
-    result = loaded.kind.run(config, progress=_progress)
+    result = loaded.kind.run(loaded.config, progress=_progress)
     result.notes.extend(loaded.notes)
     result.timings["total_s"] = time.perf_counter() - start
-    csv_path, json_path = write_results(result, config, out_dir, command=sys.argv)
+    return result
 
+
+def _print_result(result, loaded) -> None:
+    """The study's title, its table, summary, failures and notes, on stdout."""
+    from regcontact.study_result import format_table
+
+    study = loaded.config["study"]
     columns = [c for c in loaded.kind.TABLE_COLUMNS if c in result.columns]
-    print(f"{config['study']['name']}: {config['study'].get('description', '')}".rstrip(": "))
+    print(f"{study['name']}: {study.get('description', '')}".rstrip(": "))
     print(format_table(result, columns))
     for line in result.summary:
         print(line)
@@ -51,12 +107,36 @@ def _run(args: argparse.Namespace) -> int:
         print(f"FAILED {line}")
     for note in result.notes:
         print(f"note: {note}")
-    print(f"wrote {csv_path} and {json_path}")
-    return 1 if result.failures else 0
+
+
+def _write(result, config, out_dir: Path) -> tuple[Path, Path] | OSError:
+    """The paths written, or the error that stopped the writing (the table is printed either way)."""
+    from regcontact.study_result import write_results
+
+    try:
+        return write_results(result, config, out_dir, command=sys.argv)
+    except OSError as error:
+        return error
+
+
+def _write_elsewhere(result, config, out_dir: Path, error: OSError) -> int:
+    """Save the results in a fresh temporary folder after ``out_dir`` failed, and say where; exit status 1."""
+    from regcontact.study_result import write_results
+
+    failed = f"could not write results to {str(out_dir)!r} ({error.strerror or error})"
+    try:
+        fallback = Path(tempfile.mkdtemp(prefix="regcontact-"))
+        write_results(result, config, fallback, command=sys.argv)
+    except OSError as second:
+        _error(f"{failed}, nor to a temporary folder ({second.strerror or second}); only the table above is left")
+        return 1
+    _error(f"{failed}; wrote them to {str(fallback)!r} instead")
+    return 1
 
 
 def _figures(args: argparse.Namespace) -> int:
     from regcontact.figures import load_figures
+    from regcontact.study_result import out_dir_problem
 
     figures = load_figures()
     if args.list:
@@ -67,6 +147,10 @@ def _figures(args: argparse.Namespace) -> int:
         print(f"regcontact: unknown figure {unknown[0]!r}; known: {', '.join(sorted(figures))}", file=sys.stderr)
         return 2
     out_dir = Path(args.out)
+    problem = out_dir_problem(out_dir)
+    if problem:
+        _error(f"--out = {args.out!r}: expected {problem}")
+        return 2
     out_dir.mkdir(parents=True, exist_ok=True)
     for name in args.names or sorted(figures):
         start = time.perf_counter()
@@ -96,8 +180,23 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line (``argv``: its arguments, default ``sys.argv[1:]``) and return its exit status.
+
+    Ctrl-C ends it with one line and status 130 (128 + SIGINT, as shells report it). When the process is the
+    command line's own (no ``argv``), it then ends at once: tearing down the interpreter while JAX's native
+    threads are still compiling or solving can crash it (a segmentation fault instead of status 130).
+    """
     args = _parser().parse_args(argv)
-    return args.handler(args)
+    try:
+        status = args.handler(args)
+    except KeyboardInterrupt:
+        _error("interrupted")
+        status = INTERRUPTED
+    if status == INTERRUPTED and argv is None:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(INTERRUPTED)
+    return status
 
 
 if __name__ == "__main__":

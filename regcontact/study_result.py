@@ -6,6 +6,7 @@ are written to temporary names and renamed), so a failed or interrupted run leav
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import dataclasses
 import datetime
@@ -15,11 +16,16 @@ import json
 import math
 import os
 import platform
+import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
-__all__ = ["StudyResult", "format_table", "package_versions", "write_results"]
+__all__ = ["RESULT_FILES", "StudyResult", "format_table", "out_dir_problem", "package_versions", "write_results"]
+
+#: The files :func:`write_results` writes into its folder.
+RESULT_FILES = ("results.csv", "results.json")
 
 
 @dataclasses.dataclass
@@ -36,6 +42,8 @@ class StudyResult:
     summary: list[str] = dataclasses.field(default_factory=list)
     notes: list[str] = dataclasses.field(default_factory=list)
     device: str = ""
+    #: Further top-level JSON entries of a study kind (e.g. ``partial_results`` of failed runs).
+    extra: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     @property
     def columns(self) -> list[str]:
@@ -81,10 +89,51 @@ def _json_ready(value: Any) -> Any:
     return value
 
 
+def out_dir_problem(out_dir: Path) -> str | None:
+    """What ``out_dir`` would have to be for results to be written there, or None if they can be.
+
+    Checked before a study runs, so that a bad ``--out`` costs nothing; creates nothing. The folder must be a
+    writable directory, or be creatable: its nearest existing parent a writable directory.
+    """
+    if os.path.lexists(out_dir) and not os.path.isdir(out_dir):
+        return "a folder (it exists and is not one)"
+    for name in RESULT_FILES:
+        if os.path.isdir(out_dir / name):
+            return f"a folder where {name} can be written (there is a directory of that name)"
+    existing = out_dir
+    while not os.path.lexists(existing) and existing != existing.parent:
+        existing = existing.parent
+    if not os.path.isdir(existing):
+        return f"a folder that can be created ({str(existing)!r} is not a directory)"
+    if not os.access(existing, os.W_OK | os.X_OK):
+        return f"a writable folder ({str(existing)!r} is not writable)"
+    return None
+
+
+@contextlib.contextmanager
+def _interrupt_deferred():
+    """Hold back Ctrl-C until the block is done, then deliver it: a rename pair is not cut in half."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is None:
+        yield  # only the main thread may set handlers, and one set outside Python cannot be put back
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        signal.raise_signal(signal.SIGINT)
+
+
 def write_results(
     result: StudyResult, config: dict[str, Any], out_dir: Path, command: list[str] | None = None
 ) -> tuple[Path, Path]:
-    """Write ``results.csv`` and ``results.json`` into ``out_dir``, both or neither."""
+    """Write ``results.csv`` and ``results.json`` into ``out_dir``, both or neither.
+
+    An error or Ctrl-C while writing leaves the old files, if any, and no partial ones; Ctrl-C during the two
+    renames is delivered once both are done.
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
     document = {
         "study": result.name,
@@ -99,26 +148,31 @@ def write_results(
         "summary": result.summary,
         "notes": result.notes,
         "device": result.device,
+        **result.extra,
         "versions": package_versions(),
         "columns": result.columns,
     }
+    csv_name, json_name = RESULT_FILES
     targets = {
-        out_dir / "results.csv": _csv_text(result),
-        out_dir / "results.json": json.dumps(_json_ready(document), indent=2, ensure_ascii=False) + "\n",
+        out_dir / csv_name: _csv_text(result),
+        out_dir / json_name: json.dumps(_json_ready(document), indent=2, ensure_ascii=False) + "\n",
     }
     temporary = {path: path.with_name(f".{path.name}.partial") for path in targets}
     try:
         for path, text in targets.items():
             temporary[path].write_text(text, encoding="utf-8")
-        for path in targets:
-            os.replace(temporary[path], path)
+        with _interrupt_deferred():
+            for path in targets:
+                os.replace(temporary[path], path)
     finally:
         for partial in temporary.values():
             partial.unlink(missing_ok=True)
-    return out_dir / "results.csv", out_dir / "results.json"
+    return out_dir / csv_name, out_dir / json_name
 
 
 def _cell(value: Any) -> str:
+    if value is None:  # a failed run's blank result
+        return ""
     if isinstance(value, float):
         return f"{value:.6g}" if abs(value) >= 1e-3 or value == 0 else f"{value:.3e}"
     return str(value)
