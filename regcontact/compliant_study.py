@@ -23,6 +23,7 @@ from regcontact.friction_laws import FRICTION_LAWS
 from regcontact.normal_laws import NORMAL_LAWS
 from regcontact.rigid_references import rigid_references
 from regcontact.rod_config import SYSTEM_FIELDS, rod_from_config
+from regcontact.run_checks import RUN_CHECKS
 from regcontact.simulate import (
     IMPLICIT_SOLVERS,
     SOLVER_STATUSES,
@@ -83,9 +84,9 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
             **sweep_axes,
         },
         "solver": {
-            "name": cfg.Field(cfg.choice(*IMPLICIT_SOLVERS), "Kvaerno5", "an implicit diffrax solver"),
-            "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-7, "relative tolerance"),
-            "atol": cfg.Field(cfg.positive, 1e-9, "absolute tolerance"),
+            "name": cfg.Field(cfg.choice(*IMPLICIT_SOLVERS), "RadauIIA5", "an implicit diffrax solver"),
+            "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-10, "relative tolerance"),
+            "atol": cfg.Field(cfg.positive, 1e-12, "absolute tolerance"),
             "max_steps": cfg.Field(cfg.positive_int, 100_000, "step budget per run"),
             "restart_at": cfg.Field(
                 cfg.list_of(cfg.choice(*RESTART_SURFACES), 0, "surface names"),
@@ -163,6 +164,7 @@ TABLE_COLUMNS = [
     "termination",
     "n_steps",
     "status",
+    "check",
 ]
 
 
@@ -227,6 +229,21 @@ def _paper_values(config: dict[str, Any], alpha: float) -> dict[str, float]:
     return values
 
 
+def _reference_columns(reference: Any, integrals: np.ndarray, ok: bool) -> dict[str, Any]:
+    """The reference's columns; a failed run has no distance to it."""
+    columns = reference.columns(integrals)
+    if not ok and "distance_to_impulse_velocity" in columns:
+        columns["distance_to_impulse_velocity"] = None
+    return columns
+
+
+def _failure_line(row: dict[str, Any], axes: list[str]) -> str:
+    """``alpha=1e+06, mu=1.5, phi0=0.9: max_steps_reached`` (every swept key, the status, a failed check)."""
+    keys = ", ".join(f"{name}={row[name]:g}" for name in ("alpha", *axes))
+    reason = row["status"] if row["check"] == "passed" else f"{row['status']}, check {row['check']} failed"
+    return f"{keys}: {reason}"
+
+
 def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
     """Run the sweep and return its table, references, solver statistics and timings."""
     labels, cases = build_cases(config)
@@ -244,28 +261,44 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
 
     events = ("time_limit", *settings.events)
     per_system = len(config["sweep"]["alpha"])
-    rows = []
+    rows, partial = [], []
     for i, label in enumerate(labels):
         reference = references[i // per_system]
         integrals = runs.force_integrals[i]
+        status, check = SOLVER_STATUSES[int(runs.status[i])], RUN_CHECKS[int(runs.check[i])]
+        ok = bool(runs.ok[i])
         row = {
             **label,
-            "int_lambda_n": float(integrals[0]),
-            "int_lambda_t": float(integrals[1]),
+            # A failed run's integrals are not results: blank here, kept in the JSON under "partial_results".
+            "int_lambda_n": float(integrals[0]) if ok else None,
+            "int_lambda_t": float(integrals[1]) if ok else None,
             **_paper_values(config, label["alpha"]),
-            **reference.columns(integrals),
+            **_reference_columns(reference, integrals, ok),
             "t_end": float(runs.t_end[i]),
             "t_max": float(cases.controls.t_max[i]),
-            "termination": events[int(runs.termination[i])],
+            "termination": events[int(runs.termination[i])] if ok else "failed",
             "n_steps": int(runs.num_steps[i]),
             "n_accepted": int(runs.num_accepted_steps[i]),
             "n_rejected": int(runs.num_rejected_steps[i]),
             "n_restarts": int(runs.num_restarts[i]),
-            "status": SOLVER_STATUSES[int(runs.status[i])],
+            "status": status,
+            "check": check,
         }
         rows.append(row)
+        if not ok:
+            partial.append(
+                {
+                    **label,
+                    "int_lambda_n": float(integrals[0]),
+                    "int_lambda_t": float(integrals[1]),
+                    "t_end": row["t_end"],
+                    "stopped_by": events[int(runs.termination[i])],
+                    "status": status,
+                    "check": check,
+                }
+            )
 
-    failed = [row for row in rows if row["status"] not in ("successful", "event_occurred")]
+    failed = [row for row in rows if row["termination"] == "failed"]
     return StudyResult(
         name=config["study"]["name"],
         kind=KIND,
@@ -290,6 +323,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
             "failed_cases": len(failed),
         },
         timings={"compile_s": timings.compile_s, "solve_s": timings.run_s},
-        failures=[f"alpha={row['alpha']:g}: {row['status']}" for row in failed],
+        failures=[_failure_line(row, axes) for row in failed],
+        extra={"partial_results": partial} if partial else {},
         device=str(jax.devices()[0]),
     )

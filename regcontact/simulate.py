@@ -24,14 +24,14 @@ import jax
 import jax.numpy as jnp
 import jax.tree_util as jtu
 import numpy as np
-import optimistix as optx
 from jaxtyping import Array, ArrayLike, Bool, Float, Int
 
 from regcontact.contact_model import ContactModel
 from regcontact.dynamics import RodContact, initial_rod_state, rod_vector_field
 from regcontact.rod import PainleveRod
-from regcontact.solvers import RadauIIA5
-from regcontact.switches import RESTART_SURFACES, crossing_events
+from regcontact.run_checks import check_run
+from regcontact.solvers import CrossingBisection, RadauIIA5
+from regcontact.switches import RESTART_SURFACES, exit_condition
 from regcontact.termination import EVENTS
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "RodRun",
     "SolveSettings",
     "SweepTimings",
+    "batch_agreement",
     "batch_size",
     "rod_trajectory",
     "solve_rod",
@@ -83,12 +84,15 @@ SOLVER_STATUSES: tuple[str, ...] = (
 class SolveSettings:
     """Static choices of a solve; each distinct value compiles once.
 
+    The default solver is the studies' ``RadauIIA5``: diffrax's Kvaerno5 (the default before) stalls at
+    rtol ≤ 1e-8 for α ≥ 1e6 (``docs/solvers.md``).
+
     ``events`` end a run (:data:`regcontact.termination.EVENTS`); ``restart_at`` names switching surfaces
     (:data:`regcontact.switches.RESTART_SURFACES`) that are located and restarted from, inside the same
     compiled loop, without ending the run.
     """
 
-    solver: str = "Kvaerno5"
+    solver: str = "RadauIIA5"
     events: tuple[str, ...] = ("contact_open",)
     max_steps: int = 100_000
     restart_at: tuple[str, ...] = ()
@@ -105,13 +109,24 @@ class SolveSettings:
 
 
 class Controls(eqx.Module):
-    """Numeric controls of a solve: tolerances and time limit (arrays: changing them does not recompile)."""
+    """Numeric controls of a solve: tolerances and time limit (arrays: changing them does not recompile).
+
+    The defaults are the studies' tolerances (rtol 1e-10, atol 1e-12: force integrals converged to ~1e-11 with
+    ``RadauIIA5``). There is no default end time: what the run integrates depends on it (a fixed time of 1
+    integrates the weight-bearing force for 1 s, not the impulse of Table 1), so it must be chosen, e.g. as a
+    number of contact times (:func:`regcontact.termination.contact_time`).
+    """
 
     rtol: Float[Array, ""]
     atol: Float[Array, ""]
     t_max: Float[Array, ""]
 
-    def __init__(self, rtol: ArrayLike = 1e-8, atol: ArrayLike = 1e-10, t_max: ArrayLike = 1.0):
+    def __init__(self, rtol: ArrayLike = 1e-10, atol: ArrayLike = 1e-12, t_max: ArrayLike | None = None):
+        if t_max is None:
+            raise TypeError(
+                "Controls needs t_max, the end time of the run: e.g. t_max=contact_time(rod, stiffness) for "
+                "one contact time (the Table 1 window), or a fixed time"
+            )
         self.rtol = jnp.asarray(rtol, dtype=float)
         self.atol = jnp.asarray(atol, dtype=float)
         self.t_max = jnp.asarray(t_max, dtype=float)
@@ -121,18 +136,26 @@ class RodRun(eqx.Module):
     """Outcome of one compliant-rod run (batched along a leading axis after :func:`sweep`).
 
     ``termination`` is 0 when the run reached ``t_max`` and ``i + 1`` when ``settings.events[i]`` ended it;
-    ``status`` indexes :data:`SOLVER_STATUSES`; ``num_restarts`` counts restarts at ``settings.restart_at``.
-    Step counts add up over the restarted pieces.
+    ``status`` indexes :data:`SOLVER_STATUSES` (what diffrax reports); ``check`` indexes
+    :data:`regcontact.run_checks.RUN_CHECKS` (whether the finished run is consistent); ``num_restarts`` counts
+    restarts at ``settings.restart_at``. Step counts add up over the restarted pieces. A run is good only when
+    :attr:`ok`.
     """
 
     t_end: Float[Array, ""]
     y_end: Float[Array, "8"]
     termination: Int[Array, ""]
     status: Int[Array, ""]
+    check: Int[Array, ""]
     num_steps: Int[Array, ""]
     num_accepted_steps: Int[Array, ""]
     num_rejected_steps: Int[Array, ""]
     num_restarts: Int[Array, ""]
+
+    @property
+    def ok(self) -> Bool[Array, "..."]:
+        """Finished (``successful`` or ``event_occurred``) and passed every check."""
+        return (self.status <= 1) & (self.check == 0)
 
     @property
     def force_integrals(self) -> Float[Array, "... 2"]:
@@ -160,23 +183,22 @@ def _diffeqsolve(
     """The one diffrax call behind every compliant-rod solve: from ``(t0, y0)`` to the first terminating event,
     restart crossing or ``t_max``.
 
-    Each restart surface holds the state of the side ``above`` fixed during the piece. The event conditions
-    are a pair of tuples, (terminating, restart), so that a terminating event takes precedence when both
-    trigger in the same step.
+    Each restart surface holds the state of the side ``above`` fixed during the piece and watches only that
+    side's exit. The event conditions are a pair of tuples, (terminating, restart), so that a terminating event
+    takes precedence when both trigger in the same step. Every condition fires on a rising crossing, located by
+    bisection on the step's dense output (:class:`~regcontact.solvers.CrossingBisection`).
     """
     terminating = tuple(EVENTS[name] for name in settings.events)
-    restarts, restart_directions = [], []
+    restarts = []
     for i, name in enumerate(settings.restart_at):
         surface = RESTART_SURFACES[name]
         args = surface.hold(args, above[i])
-        conditions, directions = crossing_events(surface, above[i])
-        restarts += conditions
-        restart_directions += directions
+        restarts.append(exit_condition(surface, above[i]))
     if terminating or restarts:
         event = diffrax.Event(
             cond_fn=(terminating, tuple(restarts)),
-            root_finder=optx.Newton(rtol=1e-10, atol=1e-13),
-            direction=((True,) * len(terminating), tuple(restart_directions)),
+            root_finder=CrossingBisection(),
+            direction=((True,) * len(terminating), (True,) * len(restarts)),
         )
     else:
         event = None
@@ -209,7 +231,7 @@ def solve_rod(
     contact: ContactModel,
     alpha: Float[Array, ""],
     controls: Controls,
-    settings: SolveSettings,
+    settings: SolveSettings = SolveSettings(),
     y0: Float[Array, "8"] | None = None,
 ) -> RodRun:
     """Integrate the compliant rod at stiffness multiplier ``alpha`` from ``y0`` (default: its initial state).
@@ -217,7 +239,8 @@ def solve_rod(
     A ``lax.while_loop`` (so it jits and vmaps like one solve) runs pieces: each ends at a terminating event,
     at ``t_max``, or at a crossing of a restart surface, where the next piece starts with a fresh solver.
     Without ``settings.restart_at`` there is one piece. A run that exhausts ``max_steps`` over its pieces ends
-    with status ``max_steps_reached``.
+    with status ``max_steps_reached``. The finished run is checked (:mod:`regcontact.run_checks`): a run
+    whose end contradicts the physics is reported by ``RodRun.check``, never as a plain success.
     """
     normal, friction = contact.at_stiffness(alpha)
     args = RodContact(rod=rod, normal=normal, friction=friction)
@@ -225,7 +248,7 @@ def solve_rod(
     if "contact" in settings.restart_at and not hasattr(normal, "contact_force"):
         raise ValueError(f"restart at 'contact' needs a normal law with a contact_force branch, not {normal!r}")
     surfaces = [RESTART_SURFACES[name] for name in settings.restart_at]
-    above = jnp.stack([surface.value(y0, args) > 0.0 for surface in surfaces]) if surfaces else jnp.zeros(0, bool)
+    above = jnp.stack([surface.starts_above(y0, args) for surface in surfaces]) if surfaces else jnp.zeros(0, bool)
 
     def unfinished(carry):
         *_, finished = carry
@@ -236,9 +259,9 @@ def solve_rod(
         sol = _diffeqsolve(args, t, y, controls, settings, above, diffrax.SaveAt(t1=True))
         terminating, crossings = sol.event_mask if sol.event_mask is not None else ((), ())
         termination = _first_event(tuple(terminating))
-        crossing = _first_event(tuple(crossings)) - 1  # index into the (down, up) pairs; −1: none
+        crossing = _first_event(tuple(crossings)) - 1  # index of the surface crossed; −1: none
         restarted = (crossing >= 0) & (termination == 0)
-        above = above ^ (restarted & (jnp.arange(above.size) == crossing // 2))
+        above = above ^ (restarted & (jnp.arange(above.size) == crossing))
         steps = steps + jnp.stack([sol.stats[k] for k in ("num_steps", "num_accepted_steps", "num_rejected_steps")])
         out_of_steps = steps[0] >= settings.max_steps
         result = diffrax.RESULTS.where(restarted & out_of_steps, diffrax.RESULTS.max_steps_reached, sol.result)
@@ -255,12 +278,21 @@ def solve_rod(
         diffrax.RESULTS.successful,
         jnp.asarray(False),
     )
-    t_end, y_end, _, steps, restarts, termination, result, _ = jax.lax.while_loop(unfinished, next_piece, start)
+    t_end, y_end, above_end, steps, restarts, termination, result, _ = jax.lax.while_loop(
+        unfinished, next_piece, start
+    )
+    held, missed_switch = args, jnp.asarray(False)
+    for i, surface in enumerate(surfaces):
+        held = surface.hold(held, above_end[i])
+        past_exit = exit_condition(surface, above_end[i])(t_end, y_end, held) > 0.0
+        missed_switch = missed_switch | ((termination == 0) & past_exit)
+    check = check_run(held, y0, y_end, termination, missed_switch, controls.rtol)
     return RodRun(
         t_end=t_end,
         y_end=y_end,
         termination=termination,
         status=_status_index(result),
+        check=check,
         num_steps=steps[0],
         num_accepted_steps=steps[1],
         num_rejected_steps=steps[2],
@@ -318,6 +350,31 @@ def _compiled_batch_solve(batch: Case, settings: SolveSettings):
         solve_batch = jax.vmap(lambda case: solve_rod(case.rod, case.contact, case.alpha, case.controls, settings))
         _COMPILED[key] = jax.jit(solve_batch).lower(batch).compile()
     return _COMPILED[key]
+
+
+def batch_agreement(solver: str, rtol: float, atol: float, backend: str | None = None) -> tuple[float, float]:
+    """``(rtol, atol)`` to which a case solved in a batch agrees with the same case solved alone.
+
+    What a batch promises, per back end:
+
+    * **CPU**: agreement to round-off (``1e-12`` relative). XLA's CPU kernels give a lane the same arithmetic
+      whatever its neighbours (measured: bit-identical ``y_end`` for the Table 1 and issue-8 rods alone, in
+      batches of other α, and in padded chunks).
+    * **GPU** (and any other back end): a batched solve uses other kernels than a single one (batched LU,
+      reductions), so the round-off differs; an adaptive solver turns a round-off difference into a different
+      sequence of accepted steps, and each of the two runs then carries its own global error. Their
+      difference is bounded by twice the global error, taken here as ``10 τ`` (``τ |y| + 10 atol`` in
+      ``y``), with ``τ`` the tolerance the solver holds its local error to: ``0.1 rtol^(2/3)`` for
+      ``RadauIIA5`` (RADAU5's reading), ``rtol`` otherwise. Measured on an H100: 4.2e-9 relative at
+      Kvaerno5, rtol 1e-7 (bound 1e-6).
+
+    A lane interaction (a result that moves by more than this when its neighbours change) is a bug.
+    """
+    backend = backend or jax.default_backend()
+    if backend == "cpu":
+        return 1e-12, 1e-14
+    tau = 0.1 * rtol ** (2.0 / 3.0) if solver == "RadauIIA5" else rtol
+    return 10.0 * tau, 10.0 * atol
 
 
 def batch_size(cases: Case) -> int:

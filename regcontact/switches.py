@@ -15,9 +15,23 @@ Surfaces where only the Jacobian jumps (``ġ_n = 0`` for the one-sided damper, t
 the friction law) need no restart: the Radau solver's Newton iteration on stage Jacobians steps over them
 (measured, ``docs/solvers.md``).
 
-A surface ``s(y) = 0`` is watched on one side at a time, so that a restart *on* the surface (where ``s`` is zero
-up to the root finder's tolerance) cannot fire again at once: on the side ``s > 0`` only a crossing downwards is
-watched, on the side ``s ≤ 0`` only a crossing upwards. After each restart the side flips.
+**Hysteresis.** Each side has its own exit, a rising crossing of a condition that is negative on that side: a
+closed contact opens when ``g_n`` rises through ``ε_g`` (the gap's round-off resolution,
+:mod:`regcontact.resolution`), an open one closes when ``g_n`` falls below ``0``. A piece therefore never starts
+on its own exit: diffrax detects a crossing by the signs at the two ends of a step (``old ≤ 0 < new``), and a
+piece started exactly on its surface (condition ``0.0``) can never register the crossing. Measured before (one
+surface ``g_n = 0`` for both sides; α = 1e12, rtol 1e-10, the rod dropped on the ground): a lift-off restart
+landed at ``g_n = 0.0`` exactly, the open piece after it never saw the ground, and the rod ended 2.65 cm inside
+it, reported ``successful``; the computed gap also chattered across zero on round-off (11–25 restarts where
+the physics has a handful). Crossings are located by bisection
+(:class:`~regcontact.solvers.CrossingBisection`), which cannot leave the sign change of the step and hands on
+the state past the surface.
+
+**Never adhesive.** While closed the frozen force is ``max(contact_force, 0)``: a contact rising into the band
+``0 < g_n < ε_g`` is let go as the law lets it go, not held by the continued spring (before: the closed branch
+pulled with ``−k g_n`` a contact that had risen by 7e-10 back down, and Newton-located "lift-offs" landed on the
+hump). On an approach inside the band the damper acts up to ``ε_g`` early; it stops the same approach, so its
+impulse is the same and only positions move, by less than ``ε_g``.
 """
 
 from __future__ import annotations
@@ -30,29 +44,37 @@ import jax.numpy as jnp
 from jaxtyping import Array, Bool, Float
 
 from regcontact.dynamics import RodContact
+from regcontact.resolution import gap_resolution
 
-__all__ = ["RESTART_SURFACES", "FrozenContact", "RestartSurface", "crossing_events"]
+__all__ = ["RESTART_SURFACES", "FrozenContact", "RestartSurface", "exit_condition"]
 
 
 class FrozenContact(eqx.Module):
-    """A normal law with its contact state held fixed: ``contact_force`` while ``closed``, zero while open."""
+    """A normal law with its contact state held fixed: ``max(contact_force, 0)`` while ``closed``, else zero."""
 
     law: eqx.Module
     closed: Bool[Array, ""]
 
     def __call__(self, gap: Float[Array, ""], gap_rate: Float[Array, ""]) -> Float[Array, ""]:
-        return jnp.where(self.closed, self.law.contact_force(gap, gap_rate), 0.0)
+        return jnp.where(self.closed, jnp.maximum(self.law.contact_force(gap, gap_rate), 0.0), 0.0)
+
+    def elastic_energy(self, gap: Float[Array, ""]) -> Float[Array, ""]:
+        return self.law.elastic_energy(gap)
 
 
 @dataclasses.dataclass(frozen=True)
 class RestartSurface:
-    """A switching surface ``value(y, args) = 0`` and how to hold the state of its side fixed.
+    """A switching surface with a separate exit from each side, and how to hold a side's state fixed.
 
-    ``hold(args, above)`` returns the vector-field arguments for a piece that starts on the side
-    ``value > 0`` (``above``) or ``value ≤ 0``.
+    ``leave_below(y, args)`` is negative on the lower side (``value ≤``) and rises through zero where a piece
+    there ends; ``leave_above(y, args)`` likewise for the upper side. ``starts_above(y, args)`` says on which
+    side a run starting at ``y`` is; ``hold(args, above)`` returns the vector-field arguments for a piece on
+    that side; ``inside(y, args, above)`` says whether ``y`` is on the side ``above`` (for the final check).
     """
 
-    value: Callable[[Float[Array, "8"], RodContact], Float[Array, ""]]
+    leave_below: Callable[[Float[Array, "8"], RodContact], Float[Array, ""]]
+    leave_above: Callable[[Float[Array, "8"], RodContact], Float[Array, ""]]
+    starts_above: Callable[[Float[Array, "8"], RodContact], Bool[Array, ""]]
     hold: Callable[[RodContact, Bool[Array, ""]], RodContact]
 
 
@@ -64,23 +86,23 @@ def _hold_contact(args: RodContact, above: Bool[Array, ""]) -> RodContact:
     return RodContact(rod=args.rod, normal=FrozenContact(law=args.normal, closed=~above), friction=args.friction)
 
 
-#: Restart surfaces by config name. ``contact``: ``g_n = 0`` (touch-down and lift-off), for normal laws with a
-#: ``contact_force`` branch.
-RESTART_SURFACES: dict[str, RestartSurface] = {"contact": RestartSurface(value=_normal_gap, hold=_hold_contact)}
+#: Restart surfaces by config name. ``contact``: touch-down (``g_n`` falls below 0) and lift-off (``g_n`` rises
+#: through ``ε_g``), for normal laws with a ``contact_force`` branch. "Above" is the open side.
+RESTART_SURFACES: dict[str, RestartSurface] = {
+    "contact": RestartSurface(
+        leave_below=lambda y, args: _normal_gap(y, args) - gap_resolution(args.rod),
+        leave_above=lambda y, args: -_normal_gap(y, args),
+        starts_above=lambda y, args: _normal_gap(y, args) > gap_resolution(args.rod),
+        hold=_hold_contact,
+    )
+}
 
 
-def crossing_events(
-    surface: RestartSurface, above: Bool[Array, ""]
-) -> tuple[tuple[Callable, Callable], tuple[bool, bool]]:
-    """Two diffrax condition functions and their directions: (downwards, upwards) crossings of ``surface``.
+def exit_condition(surface: RestartSurface, above: Bool[Array, ""]) -> Callable:
+    """The diffrax condition (rising crossings) of the exit from the current side of ``surface``."""
 
-    Only the one for the current side is live; the other is a constant that never crosses zero.
-    """
+    def condition(t, y, args, **kwargs):
+        del t, kwargs
+        return jnp.where(above, surface.leave_above(y, args), surface.leave_below(y, args))
 
-    def downwards(t, y, args, **kwargs):
-        return jnp.where(above, surface.value(y, args), 1.0)
-
-    def upwards(t, y, args, **kwargs):
-        return jnp.where(above, -1.0, surface.value(y, args))
-
-    return (downwards, upwards), (False, True)
+    return condition

@@ -242,6 +242,7 @@ def test_a_case_that_cannot_finish_is_reported_and_the_batch_stands():
     good, stalled = result.rows
     assert good["status"] == "successful" and good["termination"] == "time_limit"
     assert stalled["status"] == "max_steps_reached" and stalled["t_end"] < stalled["t_max"]
+    assert stalled["termination"] == "failed" and stalled["int_lambda_n"] is None  # no result, not a partial one
     assert result.failures == ["alpha=1e+08: max_steps_reached"]
     reference = _table1_run(jnp.asarray(1e3), jnp.asarray(1e-13), REFERENCE_SETTINGS)
     np.testing.assert_allclose([good["int_lambda_n"], good["int_lambda_t"]], np.asarray(reference.force_integrals),
