@@ -14,7 +14,9 @@ from regcontact.dynamics import RodContact, contact_forces, initial_rod_state, r
 from regcontact.friction_laws import FRICTION_LAWS, ViscousCoulomb  # noqa: E402
 from regcontact.normal_laws import NORMAL_LAWS, SpringDamper  # noqa: E402
 from regcontact.rigid_references import RigidReferences, rigid_references, select_impulse  # noqa: E402
+from regcontact.resolution import gap_resolution  # noqa: E402
 from regcontact.rod import PainleveRod, slender_inertia  # noqa: E402
+from regcontact.run_checks import RUN_CHECKS  # noqa: E402
 from regcontact.solvers import RadauIIA5  # noqa: E402
 from regcontact.simulate import (  # noqa: E402
     IMPLICIT_SOLVERS,
@@ -24,6 +26,7 @@ from regcontact.simulate import (  # noqa: E402
     RodRun,
     SolveSettings,
     SweepTimings,
+    batch_agreement,
     solve_rod,
     sweep,
 )
@@ -44,6 +47,7 @@ __all__ = [
     "Controls",
     "PainleveRod",
     "RadauIIA5",
+    "RUN_CHECKS",
     "RigidReferences",
     "RodContact",
     "RodRun",
@@ -53,10 +57,12 @@ __all__ = [
     "SweepTimings",
     "ViscousCoulomb",
     "__version__",
+    "batch_agreement",
     "contact_forces",
     "contact_open",
     "contact_time",
     "effective_normal_mass",
+    "gap_resolution",
     "initial_rod_state",
     "lcp",
     "load_study",

@@ -357,9 +357,10 @@ def batch_agreement(solver: str, rtol: float, atol: float, backend: str | None =
 
     What a batch promises, per back end:
 
-    * **CPU**: agreement to round-off (``1e-12`` relative). XLA's CPU kernels give a lane the same arithmetic
-      whatever its neighbours (measured: bit-identical ``y_end`` for the Table 1 and issue-8 rods alone, in
-      batches of other α, and in padded chunks).
+    * **CPU**: agreement to round-off accumulated over the steps (``1e-10`` relative, ``1e-14`` absolute) and the
+      same steps. vmap changes XLA's order of operations in places (measured: up to 1.4e-12 relative for
+      Kvaerno5 at rtol 1e-7; bit-identical ``y_end`` for the RadauIIA5 runs of the Table 1 and issue-8 rods
+      alone, among other α, and in padded chunks).
     * **GPU** (and any other back end): a batched solve uses other kernels than a single one (batched LU,
       reductions), so the round-off differs; an adaptive solver turns a round-off difference into a different
       sequence of accepted steps, and each of the two runs then carries its own global error. Their
@@ -372,7 +373,7 @@ def batch_agreement(solver: str, rtol: float, atol: float, backend: str | None =
     """
     backend = backend or jax.default_backend()
     if backend == "cpu":
-        return 1e-12, 1e-14
+        return 1e-10, 1e-14
     tau = 0.1 * rtol ** (2.0 / 3.0) if solver == "RadauIIA5" else rtol
     return 10.0 * tau, 10.0 * atol
 

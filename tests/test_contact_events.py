@@ -16,6 +16,7 @@ from regcontact.rod import PainleveRod
 from regcontact.run_checks import RUN_CHECKS
 from regcontact.simulate import Case, Controls, SolveSettings, batch_agreement, sweep
 from regcontact.termination import EVENTS, contact_time
+from tests.batch_promise import assert_lanes_agree
 
 ONSET = PainleveRod(gravity=10.0, mu=1.6666666666666667, phi0=0.788690, vx0=-12.1223, omega0=3.6502)
 MODEL = ContactModel()
@@ -71,7 +72,6 @@ def test_the_table1_rod_never_opens_and_its_unresolvable_alphas_are_reported():
 
 def test_a_case_does_not_depend_on_the_batch_it_runs_in():
     """The onset rod at α = 1e8: alone, among other α, and in a padded chunk with other neighbours."""
-    rtol, atol = batch_agreement(SETTINGS.solver, RTOL, ATOL)
     alone, _ = sweep(_batch(ONSET, [1e8]), SETTINGS)
     among, _ = sweep(_batch(ONSET, [1e6, 1e10, 1e8]), SETTINGS)
     other_rods = jtu.tree_map(
@@ -82,12 +82,22 @@ def test_a_case_does_not_depend_on_the_batch_it_runs_in():
     padded, _ = sweep(other_rods, SETTINGS, chunk_size=2)  # chunks [1e4, 1e7], [1e8, 1e8 (padding)]
     for batch, index in ((among, 2), (padded, 2)):
         assert batch.ok[index] and alone.ok[0]
-        np.testing.assert_allclose(batch.y_end[index], alone.y_end[0], rtol=rtol, atol=atol)
-        assert batch.num_accepted_steps[index] == alone.num_accepted_steps[0]
+        assert_lanes_agree(batch.y_end[index], alone.y_end[0], SETTINGS.solver, RTOL, ATOL,
+                           steps=(batch.num_accepted_steps[index], alone.num_accepted_steps[0]))
+
+
+def test_the_promise_fails_for_a_lane_interaction():
+    """A lane that moved by the size issue 8 reported when its neighbours changed breaks the promise on every
+    back end; a difference at the GPU's measured size (4.2e-9 relative at rtol 1e-7) breaks it on CPU only."""
+    for backend in ("cpu", "gpu"):
+        rtol, atol = batch_agreement("Kvaerno5", 1e-7, 1e-9, backend)
+        assert not np.allclose([1.97, 3.28], [0.0, 0.0], rtol=rtol, atol=atol)
+    assert not np.allclose(1.0 + 4.2e-9, 1.0, *batch_agreement("Kvaerno5", 1e-7, 1e-9, "cpu"))
+    assert np.allclose(1.0 + 4.2e-9, 1.0, *batch_agreement("Kvaerno5", 1e-7, 1e-9, "gpu"))
 
 
 def test_the_batch_promise_is_tight_on_cpu_and_tolerance_sized_elsewhere():
-    assert batch_agreement("RadauIIA5", 1e-10, 1e-12, backend="cpu") == (1e-12, 1e-14)
+    assert batch_agreement("RadauIIA5", 1e-10, 1e-12, backend="cpu") == (1e-10, 1e-14)
     rtol, atol = batch_agreement("RadauIIA5", 1e-10, 1e-12, backend="gpu")
     assert rtol == pytest.approx(10 * 0.1 * 1e-10 ** (2 / 3)) and atol == 1e-11
     assert batch_agreement("Kvaerno5", 1e-7, 1e-9, backend="gpu") == pytest.approx((1e-6, 1e-8))

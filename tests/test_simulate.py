@@ -9,6 +9,7 @@ from regcontact.contact_model import ContactModel
 from regcontact.rod import PainleveRod
 from regcontact.simulate import SOLVER_STATUSES, Case, Controls, SolveSettings, _COMPILED, solve_rod, sweep
 from regcontact.termination import contact_time
+from tests.batch_promise import assert_lanes_agree
 
 ROD = PainleveRod()
 MODEL = ContactModel()
@@ -32,9 +33,9 @@ def test_sweep_equals_single_solves():
     single = jax.jit(lambda case: solve_rod(case.rod, case.contact, case.alpha, case.controls, SETTINGS))
     for i in range(len(alphas)):
         alone = single(jtu.tree_map(lambda leaf: leaf[i], batch))
-        # vmap changes XLA's operation order: equal to round-off accumulated over the steps, far below rtol = 1e-7
-        np.testing.assert_allclose(runs.y_end[i], alone.y_end, rtol=1e-10, atol=1e-14)
-        assert runs.num_accepted_steps[i] == alone.num_accepted_steps
+        # CPU: round-off and the same steps; GPU: other kernels, so within the solver's tolerance (issue 13)
+        assert_lanes_agree(runs.y_end[i], alone.y_end, SETTINGS.solver, 1e-7, 1e-9,
+                           steps=(runs.num_accepted_steps[i], alone.num_accepted_steps))
         assert runs.termination[i] == alone.termination
 
 
@@ -44,8 +45,8 @@ def test_chunked_sweep_equals_one_chunk_and_compiles_once():
     compiled_before = len(_COMPILED)
     chunked, _ = sweep(batch, SETTINGS, chunk_size=2)
     assert len(_COMPILED) == compiled_before + 1  # one compilation for chunks of 2, reused for all three chunks
-    np.testing.assert_allclose(whole.y_end, chunked.y_end, rtol=1e-10, atol=1e-14)
-    np.testing.assert_array_equal(whole.num_accepted_steps, chunked.num_accepted_steps)
+    assert_lanes_agree(chunked.y_end, whole.y_end, SETTINGS.solver, 1e-7, 1e-9,
+                       steps=(chunked.num_accepted_steps, whole.num_accepted_steps))
     again, timings = sweep(_cases([2e3, 2e4, 2e5, 2e6, 2e7]), SETTINGS, chunk_size=2)
     assert len(_COMPILED) == compiled_before + 1  # new values of alpha and t_max: no new compilation
     assert not np.array_equal(again.y_end, chunked.y_end)
