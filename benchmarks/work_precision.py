@@ -16,7 +16,7 @@ Printed, from this one run:
 3. the same runs with SciPy's ``solve_ivp(method="Radau")``, given a plain numpy vector field and its
    hand-derived analytic Jacobian (``benchmarks/scipy_rod.py``, what a SciPy user writes), one timed run each
    after a warm-up; SciPy reports accepted steps, not rejected ones. One line compares, on one solve, these
-   numpy callbacks with jitted JAX ones (``rod_vector_field`` and ``jax.jacfwd`` of it, called from SciPy, the
+   numpy callbacks with jitted JAX ones (``flat_vector_field`` and ``jax.jacfwd`` of it, called from SciPy, the
    baseline of earlier versions): steps, evaluations and factorisations of each, and the time each takes;
 4. per (α, rtol): SciPy's time over ours *at matched accuracy*: SciPy's cheapest run (over its rtol grid down
    to 1e-13) whose error is at most ours, or at most ten times the reference's own uncertainty where ours is
@@ -47,9 +47,9 @@ import regcontact  # noqa: F401  (float64)
 from benchmarks.scipy_rod import ScipyRod
 from regcontact.compliant_study import build_cases
 from regcontact.contact_model import ContactModel
-from regcontact.dynamics import RodContact, initial_rod_state, rod_vector_field
+from regcontact.dynamics import CompliantState, CompliantSystem, flat_vector_field, initial_state
 from regcontact.rod import PainleveRod
-from regcontact.simulate import SOLVER_STATUSES, Case, Controls, SolveSettings, solve_rod, sweep
+from regcontact.simulate import SOLVER_STATUSES, Case, Controls, SolveSettings, solve, sweep
 from regcontact.study import load_study
 from regcontact.termination import contact_time
 
@@ -110,14 +110,14 @@ def print_grid(title: str, alphas: list[float], rtols: list[float], cell) -> Non
 
 
 def table1_solve(solver: str):
-    """A jitted single solve ``(alpha, rtol) -> RodRun`` of the Table 1 rod (compiled once for all α, rtol)."""
+    """A jitted single solve ``(alpha, rtol) -> CompliantRun`` of the Table 1 rod (compiled once for all α, rtol)."""
     rod, contact = PainleveRod(), ContactModel()
     settings = SolveSettings(solver=solver, events=("contact_open",))
 
     @eqx.filter_jit
     def run(alpha, rtol):
         controls = Controls(rtol=rtol, atol=rtol * 1e-2, t_max=contact_time(rod, alpha))
-        return solve_rod(rod, contact, alpha, controls, settings)
+        return solve(rod, contact, alpha, controls, settings)
 
     return lambda alpha, rtol: run(jnp.asarray(alpha), jnp.asarray(rtol))
 
@@ -132,16 +132,16 @@ def numpy_callbacks(alpha: float):
     return model.fun, model.jac
 
 
-_vector_field = jax.jit(rod_vector_field)
-_jacobian = jax.jit(jax.jacfwd(rod_vector_field, argnums=1))
+_vector_field = jax.jit(flat_vector_field)
+_jacobian = jax.jit(jax.jacfwd(flat_vector_field, argnums=1))
 
 
 def jax_callbacks(alpha: float):
-    """The same ``(fun, jac)`` as jitted JAX calls (``rod_vector_field``, ``jax.jacfwd`` of it): the baseline of
+    """The same ``(fun, jac)`` as jitted JAX calls (``flat_vector_field``, ``jax.jacfwd`` of it): the baseline of
     earlier versions of this benchmark, kept only to measure what the callbacks cost."""
     rod, contact = PainleveRod(), ContactModel()
     normal, friction = contact.at_stiffness(alpha)
-    args = RodContact(rod=rod, normal=normal, friction=friction)
+    args = CompliantSystem(system=rod, normal=normal, friction=friction)
 
     def fun(t, y):
         return np.asarray(_vector_field(t, y, args))
@@ -160,7 +160,7 @@ def scipy_solve(alpha: float, rtol: float, callbacks=numpy_callbacks) -> dict:
     change ``g_n`` as an upcrossing, which would end its run at once.
     """
     rod = PainleveRod()
-    y0 = np.asarray(initial_rod_state(rod))
+    y0 = np.asarray(initial_state(rod)).flat
     fun, jac = callbacks(alpha)
     fun(0.0, y0), jac(0.0, y0)  # compile (JAX callbacks) outside the timing
     start = time.perf_counter()
@@ -266,7 +266,7 @@ def table1_sweep(reference, cheapest, rtol: float) -> tuple[float, float]:
     vmapped_s = min(sweep(cases, TABLE1_SETTINGS)[1].run_s for _ in range(REPEATS))
 
     def one(case: Case):
-        return solve_rod(case.rod, case.contact, case.alpha, case.controls, TABLE1_SETTINGS)
+        return solve(case.system, case.contact, case.alpha, case.controls, TABLE1_SETTINGS)
 
     in_sequence = jax.jit(lambda cases: jax.lax.map(one, cases))
     jax.block_until_ready(in_sequence(cases))
@@ -310,18 +310,18 @@ def touch_down() -> None:
     """The rod dropped onto the ground (several contact switches): restarts at g_n = 0 on and off."""
     rod = PainleveRod(mu=0.3, gravity=10.0, phi0=1.2, vx0=0.3)
     contact = ContactModel()
-    y0 = initial_rod_state(rod).at[1].add(0.02).at[4].set(-1.0)
+    y0 = CompliantState.from_flat(initial_state(rod).flat.at[1].add(0.02).at[4].set(-1.0), 3)
     reference_settings = SolveSettings(solver="RadauIIA5_literal_tolerances", events=(), restart_at=("contact",),
                                        max_steps=50_000)
     reference = {
-        a: solve_rod(rod, contact, jnp.asarray(a), Controls(rtol=1e-12, atol=1e-14, t_max=0.3), reference_settings, y0=y0)
+        a: solve(rod, contact, jnp.asarray(a), Controls(rtol=1e-12, atol=1e-14, t_max=0.3), reference_settings, y0)
         for a in [1e3, 1e6, 1e8, 1e10, 1e12]
     }
     rows = []
     for restart_at in [(), ("contact",)]:
         settings = SolveSettings(solver="RadauIIA5", events=(), restart_at=restart_at, max_steps=20_000)
         run = eqx.filter_jit(
-            lambda a: solve_rod(rod, contact, a, Controls(rtol=1e-10, atol=1e-12, t_max=0.3), settings, y0=y0)
+            lambda a: solve(rod, contact, a, Controls(rtol=1e-10, atol=1e-12, t_max=0.3), settings, y0)
         )
         for a, ref in reference.items():
             jax.block_until_ready(run(jnp.asarray(a)))

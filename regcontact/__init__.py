@@ -10,12 +10,21 @@ _jax.config.update("jax_enable_x64", True)
 
 from regcontact import lcp, rigid, solvers, stability  # noqa: E402
 from regcontact.contact_model import ContactModel, scale_parameters  # noqa: E402
-from regcontact.dynamics import RodContact, contact_forces, initial_rod_state, rod_vector_field  # noqa: E402
+from regcontact.dynamics import (  # noqa: E402
+    CompliantState,
+    CompliantSystem,
+    contact_forces,
+    flat_vector_field,
+    initial_state,
+    vector_field,
+)
 from regcontact.friction_laws import FRICTION_LAWS, ViscousCoulomb  # noqa: E402
 from regcontact.normal_laws import NORMAL_LAWS, SpringDamper  # noqa: E402
 from regcontact.rigid_references import RigidReferences, rigid_references, select_impulse  # noqa: E402
 from regcontact.resolution import gap_resolution  # noqa: E402
 from regcontact.rod import PainleveRod, slender_inertia  # noqa: E402
+from regcontact.system import AbstractSystem  # noqa: E402
+from regcontact.two_point_rod import TwoPointRod  # noqa: E402
 from regcontact.run_checks import RUN_CHECKS  # noqa: E402
 from regcontact.solvers import RadauIIA5  # noqa: E402
 from regcontact.simulate import (  # noqa: E402
@@ -23,12 +32,13 @@ from regcontact.simulate import (  # noqa: E402
     SOLVER_STATUSES,
     Case,
     Controls,
-    RodRun,
+    CompliantRun,
     SolveSettings,
     SweepTimings,
     batch_agreement,
-    solve_rod,
+    solve,
     sweep,
+    trajectory,
 )
 from regcontact.study import load_study  # noqa: E402
 from regcontact.study_result import StudyResult  # noqa: E402
@@ -42,15 +52,18 @@ __all__ = [
     "IMPLICIT_SOLVERS",
     "NORMAL_LAWS",
     "SOLVER_STATUSES",
+    "AbstractSystem",
     "Case",
+    "CompliantRun",
+    "CompliantState",
+    "CompliantSystem",
     "ContactModel",
     "Controls",
     "PainleveRod",
     "RadauIIA5",
     "RUN_CHECKS",
     "RigidReferences",
-    "RodContact",
-    "RodRun",
+    "TwoPointRod",
     "SolveSettings",
     "SpringDamper",
     "StudyResult",
@@ -63,17 +76,20 @@ __all__ = [
     "contact_time",
     "effective_normal_mass",
     "gap_resolution",
-    "initial_rod_state",
+    "flat_vector_field",
+    "initial_state",
     "lcp",
     "load_study",
     "rigid",
     "rigid_references",
-    "rod_vector_field",
+
     "scale_parameters",
     "select_impulse",
     "slender_inertia",
-    "solve_rod",
+    "solve",
     "solvers",
     "stability",
     "sweep",
+    "trajectory",
+    "vector_field",
 ]

@@ -21,8 +21,10 @@ from regcontact import config as cfg
 from regcontact.contact_model import ContactModel
 from regcontact.friction_laws import FRICTION_LAWS
 from regcontact.normal_laws import NORMAL_LAWS
-from regcontact.rigid_references import rigid_references
-from regcontact.rod_config import SYSTEM_FIELDS, rod_from_config
+from regcontact.rigid_references import RigidReferences, rigid_references
+from regcontact.rod import PainleveRod
+from regcontact.system import AbstractSystem
+from regcontact.system_config import SYSTEM_KINDS, kind_fields, system_from_config, system_kind
 from regcontact.run_checks import RUN_CHECKS
 from regcontact.simulate import (
     IMPLICIT_SOLVERS,
@@ -61,13 +63,14 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
     friction_name = contact.get("friction_law", "viscous_coulomb")
     normal = NORMAL_LAWS.get(normal_name, next(iter(NORMAL_LAWS.values())))
     friction = FRICTION_LAWS.get(friction_name, next(iter(FRICTION_LAWS.values())))
+    kind = system_kind(raw)
     sweep_axes = {
         name: cfg.Field(cfg.list_of(field.parse, 1, "values"), None, f"values of system.{name} to sweep")
-        for name, field in SYSTEM_FIELDS.items()
+        for name, field in SYSTEM_KINDS[kind].fields.items()
     }
     return {
         "study": cfg.study_fields(KIND),
-        "system": SYSTEM_FIELDS,
+        "system": kind_fields(kind),
         "contact": {
             "normal_law": cfg.Field(cfg.choice(*NORMAL_LAWS), "spring_damper", "a normal law name"),
             "friction_law": cfg.Field(cfg.choice(*FRICTION_LAWS), "viscous_coulomb", "a friction law name"),
@@ -143,19 +146,25 @@ def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
         if paper[key] and len(paper[key]) != len(paper["alpha"]):
             raise cfg.ConfigError(f"paper.{key}", paper[key], f"{len(paper['alpha'])} numbers, one per paper.alpha")
     changed = [key for key in overridden if key.startswith("system.")]
-    changed += [f"sweep.{name}" for name in SYSTEM_FIELDS if config["sweep"][name] is not None]
+    changed += [f"sweep.{name}" for name in _system_keys(config) if config["sweep"][name] is not None]
     if changed and paper["alpha"]:
         config["paper"] = {**paper, "alpha": [], "int_lambda_n": [], "int_lambda_t": []}
         return [f"paper values not shown: they are for the file's system, and {', '.join(changed)} changed it"]
     return []
 
 
-#: Columns printed by ``regcontact run`` (the CSV has them all).
+def _system_keys(config: dict[str, Any]) -> list[str]:
+    return list(SYSTEM_KINDS[config["system"]["kind"]].fields)
+
+
+#: Columns printed by ``regcontact run`` (the CSV has them all); with several contacts the integrals of contact
+#: ``i`` are ``int_lambda_n_i``, ``int_lambda_t_i``.
 TABLE_COLUMNS = [
     "alpha",
-    *SYSTEM_FIELDS,
+    *dict.fromkeys(name for kind in SYSTEM_KINDS.values() for name in kind.fields),
     "int_lambda_n",
     "int_lambda_t",
+    *(f"int_lambda_{part}_{i}" for i in (1, 2) for part in ("n", "t")),
     "paper_int_lambda_n",
     "paper_int_lambda_t",
     "impulse_velocity_n",
@@ -184,7 +193,7 @@ def _contact(contact: dict[str, Any]) -> ContactModel:
 
 def swept_systems(config: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
     """The swept system keys and one full system table per combination of their values."""
-    axes = [name for name in SYSTEM_FIELDS if config["sweep"][name] is not None]
+    axes = [name for name in _system_keys(config) if config["sweep"][name] is not None]
     combos = itertools.product(*(config["sweep"][name] for name in axes))
     return axes, [{**config["system"], **dict(zip(axes, values))} for values in combos]
 
@@ -200,16 +209,16 @@ def build_cases(config: dict[str, Any]) -> tuple[list[dict[str, Any]], Case]:
     termination, solver = config["termination"], config["solver"]
     labels, cases = [], []
     for system in systems:
-        rod = rod_from_config(system)
+        built = system_from_config(system)
         for alpha in config["sweep"]["alpha"]:
             if termination["time_limit"] == "contact_time":
                 normal = contact.at_stiffness(alpha)[0]
                 stiffness = getattr(normal, type(normal).LINEAR_STIFFNESS)
-                t_max = termination["contact_times"] * contact_time(rod, stiffness)
+                t_max = termination["contact_times"] * contact_time(built, stiffness)
             else:
                 t_max = termination["time_limit"]
             controls = Controls(rtol=solver["rtol"], atol=solver["atol"], t_max=t_max)
-            cases.append(Case(rod=rod, contact=contact, alpha=jnp.asarray(alpha, dtype=float), controls=controls))
+            cases.append(Case(system=built, contact=contact, alpha=jnp.asarray(alpha, dtype=float), controls=controls))
             labels.append({"alpha": alpha, **{name: system[name] for name in axes}})
     return labels, _stack(cases)
 
@@ -229,8 +238,34 @@ def _paper_values(config: dict[str, Any], alpha: float) -> dict[str, float]:
     return values
 
 
-def _reference_columns(reference: Any, integrals: np.ndarray, ok: bool) -> dict[str, Any]:
+def _references(system: AbstractSystem, options: dict[str, Any]) -> RigidReferences | None:
+    """The rigid references at the system's initial state; for one contact only (Preclik & Rüde's three
+    formulations), so ``None`` for a system with several contacts."""
+    return rigid_references(system, options) if isinstance(system, PainleveRod) else None
+
+
+def _references_json(reference: RigidReferences | None) -> dict[str, Any]:
+    if reference is None:
+        return {"note": "no rigid references: the rigid formulations of this study take one contact"}
+    return reference.as_json()
+
+
+def _integral_columns(integrals: np.ndarray, ok: bool) -> dict[str, float | None]:
+    """``int_lambda_n``, ``int_lambda_t`` for one contact; ``int_lambda_n_i``, ``int_lambda_t_i`` for several.
+    A failed run's integrals are not results: blank (``None``)."""
+    pairs = np.asarray(integrals).reshape(-1, 2)
+    suffixes = [""] if len(pairs) == 1 else [f"_{i + 1}" for i in range(len(pairs))]
+    columns: dict[str, float | None] = {}
+    for suffix, (normal, tangential) in zip(suffixes, pairs):
+        columns[f"int_lambda_n{suffix}"] = float(normal) if ok else None
+        columns[f"int_lambda_t{suffix}"] = float(tangential) if ok else None
+    return columns
+
+
+def _reference_columns(reference: RigidReferences | None, integrals: np.ndarray, ok: bool) -> dict[str, Any]:
     """The reference's columns; a failed run has no distance to it."""
+    if reference is None:
+        return {}
     columns = reference.columns(integrals)
     if not ok and "distance_to_impulse_velocity" in columns:
         columns["distance_to_impulse_velocity"] = None
@@ -256,7 +291,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
     axes, systems = swept_systems(config)
     progress(f"{len(labels)} cases: {len(systems)} system(s) × {len(config['sweep']['alpha'])} values of α")
 
-    references = [rigid_references(rod_from_config(system), config["references"]) for system in systems]
+    references = [_references(system_from_config(system), config["references"]) for system in systems]
     runs, timings = sweep(cases, settings, chunk_size=config["sweep"]["chunk_size"], progress=progress)
 
     events = ("time_limit", *settings.events)
@@ -270,8 +305,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
         row = {
             **label,
             # A failed run's integrals are not results: blank here, kept in the JSON under "partial_results".
-            "int_lambda_n": float(integrals[0]) if ok else None,
-            "int_lambda_t": float(integrals[1]) if ok else None,
+            **_integral_columns(integrals, ok),
             **_paper_values(config, label["alpha"]),
             **_reference_columns(reference, integrals, ok),
             "t_end": float(runs.t_end[i]),
@@ -289,8 +323,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
             partial.append(
                 {
                     **label,
-                    "int_lambda_n": float(integrals[0]),
-                    "int_lambda_t": float(integrals[1]),
+                    **_integral_columns(integrals, True),
                     "t_end": row["t_end"],
                     "stopped_by": events[int(runs.termination[i])],
                     "status": status,
@@ -306,12 +339,12 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
         references=(
             {
                 "systems": [
-                    {"system": {k: system[k] for k in axes}, **reference.as_json()}
+                    {"system": {k: system[k] for k in axes}, **_references_json(reference)}
                     for system, reference in zip(systems, references)
                 ]
             }
             if axes
-            else references[0].as_json()
+            else _references_json(references[0])
         ),
         solver_statistics={
             "solver": settings.solver,

@@ -7,10 +7,10 @@ gap jumps between ``0`` and ``−1.1e-16 = u ℓ / 2`` from step to step, while 
 far below that. A sign test on such a gap is a coin toss, so every decision the solver takes on a gap
 (lift-off events, touch-down and lift-off restarts) uses a threshold above it:
 
-    ε_g = GAP_ROUNDOFF_ULPS · u · ℓ           (ℓ: the body's length scale; 32 ulps, ≈ 1.4e-14 for ℓ = 2)
+    ε_g = GAP_ROUNDOFF_ULPS · u · ℓ           (ℓ: the system's length scale; 32 ulps, ≈ 1.4e-14 for ℓ = 2)
 
-and a normal speed counts as separating only above ``ε_v = GAP_ROUNDOFF_ULPS · u · Σ_j |J_nj v_j|``, the
-round-off scale of ``ġ_n = J_n v``.
+and a normal speed counts as separating only above ``ε_v = GAP_ROUNDOFF_ULPS · u · Σ_j |W_nj v_j|``, the
+round-off scale of ``ġ_n = W_n v`` (per contact).
 
 What the threshold costs: an opening smaller than ``ε_g`` is not reported as a lift-off. Every shipped normal
 law carries no force at ``g_n > 0`` while separating, so the force integrals do not depend on where between
@@ -26,7 +26,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 from jaxtyping import Array, Float
 
-from regcontact.rod import PainleveRod
+from regcontact.system import AbstractSystem
 
 __all__ = ["GAP_ROUNDOFF_ULPS", "gap_resolution", "normal_speed_resolution"]
 
@@ -36,11 +36,11 @@ GAP_ROUNDOFF_ULPS = 32.0
 _EPS = float(jnp.finfo(jnp.float64).eps)
 
 
-def gap_resolution(rod: PainleveRod) -> Float[Array, ""]:
+def gap_resolution(system: AbstractSystem) -> Float[Array, ""]:
     """``ε_g``: gaps within ``±ε_g`` of zero are indistinguishable from round-off."""
-    return GAP_ROUNDOFF_ULPS * _EPS * rod.length
+    return GAP_ROUNDOFF_ULPS * _EPS * system.length_scale
 
 
-def normal_speed_resolution(rod: PainleveRod, q: Float[Array, "3"], v: Float[Array, "3"]) -> Float[Array, ""]:
-    """``ε_v``: the round-off scale of the computed normal speed ``ġ_n = J_n v`` at ``(q, v)``."""
-    return GAP_ROUNDOFF_ULPS * _EPS * jnp.sum(jnp.abs(rod.jacobian(q)[0] * v))
+def normal_speed_resolution(system: AbstractSystem, q: Float[Array, " n"], v: Float[Array, " n"]) -> Float[Array, " k"]:
+    """``ε_v`` of every contact: the round-off scale of the computed normal speed ``ġ_n = W_n v`` at ``(q, v)``."""
+    return GAP_ROUNDOFF_ULPS * _EPS * jnp.sum(jnp.abs(system.jacobians(q)[:, 0, :] * v), axis=-1)

@@ -25,7 +25,7 @@ from regcontact.rigid import (
     time_stepping,
     time_stepping_convergence,
 )
-from regcontact.rod_config import SYSTEM_FIELDS, rod_from_config
+from regcontact.system_config import SYSTEM_FIELDS, kind_fields, rod_from_config
 from regcontact.study_result import StudyResult
 
 __all__ = ["KIND", "TABLE_COLUMNS", "check", "run", "schema"]
@@ -64,7 +64,7 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
     }
     return {
         "study": cfg.study_fields(KIND),
-        "system": SYSTEM_FIELDS,
+        "system": kind_fields("painleve_rod"),
         "setups": cfg.NamedTables(setup, 1, "e.g. [setups.no_force_solution] with label and system overrides"),
         "time_stepping": {
             "dt": cfg.Field(cfg.positive, 0.01, "the time step δt of the time-stepping LCP"),

@@ -12,14 +12,19 @@ counter-clockwise. Velocities ``v = (v_x, v_y, ω)``. The contact point is the l
 ``λ = (λ_n, λ_t)``.
 
 All parameters are JAX arrays in a pytree, so a batch of rods is a ``vmap`` away and a new value of a
-parameter never triggers recompilation.
+parameter never triggers recompilation. As a :class:`~regcontact.system.AbstractSystem` it has one contact
+(``k = 1``); the one-contact helpers ``gap``, ``jacobian``, ``jacobian_rate`` and ``applied_force`` remain for
+the code that studies a single contact (rigid formulations of Preclik & Rüde, Champneys' reduction).
 """
 
 from __future__ import annotations
 
-import equinox as eqx
+from typing import ClassVar
+
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
+
+from regcontact.system import AbstractSystem
 
 __all__ = ["PainleveRod", "slender_inertia"]
 
@@ -29,12 +34,14 @@ def slender_inertia(mass: ArrayLike, length: ArrayLike) -> Float[Array, ""]:
     return jnp.asarray(mass) * jnp.asarray(length) ** 2 / 12.0
 
 
-class PainleveRod(eqx.Module):
+class PainleveRod(AbstractSystem):
     """Parameters of the rod and of its initial state.
 
     The initial state (Preclik Sec. 2.1) has the lower end at the origin, in contact (``g_n = 0``), with the
     contact point at rest in the normal direction (``ġ_n = 0``): ``v_y = (l/2) cos φ₀ ω₀``.
     """
+
+    NUM_CONTACTS: ClassVar[int] = 1
 
     mass: Float[Array, ""]
     length: Float[Array, ""]
@@ -98,13 +105,47 @@ class PainleveRod(eqx.Module):
         half = 0.5 * self.length
         return jnp.stack([half * jnp.sin(phi) * omega**2, half * jnp.cos(phi) * omega**2])
 
-    def mass_matrix(self) -> Float[Array, "3 3"]:
-        """``M = diag(m, m, I)`` (Eq. 1); constant for the rod."""
+    def mass_matrix(self, q: Float[Array, "3"] | None = None) -> Float[Array, "3 3"]:
+        """``M = diag(m, m, I)`` (Eq. 1); constant for the rod (``q`` is not needed)."""
         return jnp.diag(jnp.stack([self.mass, self.mass, self.inertia]))
+
+    def mass_solve(self, q: Float[Array, "3"], force: Float[Array, "3"]) -> Float[Array, "3"]:
+        """``M⁻¹ f`` by division (the mass matrix is diagonal)."""
+        return force / jnp.stack([self.mass, self.mass, self.inertia])
 
     def applied_force(self) -> Float[Array, "3"]:
         """Generalised applied force ``(f_x, f_y, τ)`` with ``f_y = −m g``."""
         return jnp.stack([self.force_x, -self.mass * self.gravity, self.torque])
+
+    # -- the system interface (one contact) ---------------------------------------------------------------
+
+    def forces(self, q: Float[Array, "3"], v: Float[Array, "3"], t: ArrayLike = 0.0) -> Float[Array, "3"]:
+        """``h``: the constant applied loads."""
+        return self.applied_force()
+
+    def gaps(self, q: Float[Array, "3"]) -> Float[Array, "1 2"]:
+        return self.gap(q)[None]
+
+    def jacobians(self, q: Float[Array, "3"]) -> Float[Array, "1 2 3"]:
+        return self.jacobian(q)[None]
+
+    def jacobian_rates(self, q: Float[Array, "3"], v: Float[Array, "3"]) -> Float[Array, "1 2"]:
+        return self.jacobian_rate(q, v)[None]
+
+    @property
+    def friction_coefficients(self) -> Float[Array, "1"]:
+        return self.mu[None]
+
+    @property
+    def length_scale(self) -> Float[Array, ""]:
+        return self.length
+
+    def potential_energy(self, q: Float[Array, "3"]) -> Float[Array, ""]:
+        """``m g y − τ φ − f_x x``."""
+        return self.mass * self.gravity * q[1] - self.torque * q[2] - self.force_x * q[0]
+
+    def kinetic_energy(self, q: Float[Array, "3"], v: Float[Array, "3"]) -> Float[Array, ""]:
+        return 0.5 * (self.mass * (v[0] ** 2 + v[1] ** 2) + self.inertia * v[2] ** 2)
 
     # -- state ------------------------------------------------------------------------------------------
 
@@ -116,8 +157,3 @@ class PainleveRod(eqx.Module):
         v0 = jnp.stack([self.vx0, half * c * self.omega0, self.omega0])
         return q0, v0
 
-    def energy(self, q: Float[Array, "3"], v: Float[Array, "3"]) -> Float[Array, ""]:
-        """Kinetic plus potential energy of the applied (constant) loads; contact springs excluded."""
-        kinetic = 0.5 * (self.mass * (v[0] ** 2 + v[1] ** 2) + self.inertia * v[2] ** 2)
-        potential = self.mass * self.gravity * q[1] - self.torque * q[2] - self.force_x * q[0]
-        return kinetic + potential

@@ -7,8 +7,8 @@ restarts changed the force integrals by 15 %. Each finished run is therefore che
 fails is reported in :data:`RUN_CHECKS` order, 0 meaning all passed:
 
 ``spurious_event``
-    The run ended at a lift-off event but the contact is not separating there: its normal speed is not above
-    the round-off scale ``ε_v`` (:mod:`regcontact.resolution`). A real lift-off through ``g_n = ε_g`` has
+    The run ended at a lift-off event but the contact that opened last (the smallest gap) is not separating
+    there: its normal speed is not above the round-off scale ``ε_v`` (:mod:`regcontact.resolution`). A real lift-off through ``g_n = ε_g`` has
     ``ġ_n ≥ √(2 b ε_g) ≫ ε_v``.
 ``missed_switch``
     The run reached ``t_max`` on the wrong side of a restart surface: past the exit of the contact state it was
@@ -23,7 +23,7 @@ fails is reported in :data:`RUN_CHECKS` order, 0 meaning all passed:
     below 0.55 rtol' × scale, so the bound of 100 leaves a margin of about 200. A rod that fell 2.65 cm into the
     ground (a missed touch-down) gains about 3e8 in elastic energy.
 ``unresolved_contact``
-    The run reached ``t_max`` with its gap inside the round-off band ``|g_n| ≤ ε_g``: float64 cannot say whether
+    The run reached ``t_max`` with a contact's gap inside the round-off band ``|g_n| ≤ ε_g``: float64 cannot say whether
     the contact is loaded or open. That happens when the load-bearing penetration ``λ_n / k(α)`` itself falls
     below ``ε_g``. Measured on the Table 1 rod (distance to Λ times √α, which is constant while the run is
     right): 1.062 for α = 1e8 … 1e14, then 0.002 at 1e15 and 0.72 at 1e16, where the final gap is +1.1e-16 and
@@ -36,58 +36,57 @@ from __future__ import annotations
 import jax.numpy as jnp
 from jaxtyping import Array, Float, Int
 
-from regcontact.dynamics import RodContact
+from regcontact.dynamics import CompliantState, CompliantSystem
 from regcontact.resolution import gap_resolution, normal_speed_resolution
 
 __all__ = ["ENERGY_TOLERANCE", "RUN_CHECKS", "check_run", "total_energy"]
 
-#: Check names, indexed by :attr:`regcontact.simulate.RodRun.check`.
+#: Check names, indexed by :attr:`regcontact.simulate.CompliantRun.check`.
 RUN_CHECKS: tuple[str, ...] = ("passed", "spurious_event", "missed_switch", "energy_gain", "unresolved_contact")
 
 #: Allowed energy growth, in units of ``rtol' = 0.1 rtol^(2/3)`` times the energy scale.
 ENERGY_TOLERANCE = 100.0
 
 
-def total_energy(args: RodContact, y: Float[Array, "8"]) -> Float[Array, ""]:
-    """Kinetic + potential (applied loads) + elastic energy of the normal law at the state ``y``."""
-    q, v = y[:3], y[3:6]
-    return args.rod.energy(q, v) + args.normal.elastic_energy(args.rod.gap(q)[0])
+def _elastic_energy(args: CompliantSystem, q: Float[Array, " n"]) -> Float[Array, ""]:
+    return jnp.sum(args.normal.elastic_energy(args.system.gaps(q)[:, 0]))
 
 
-def _energy_scale(args: RodContact, y0: Float[Array, "8"], y1: Float[Array, "8"]) -> Float[Array, ""]:
-    """A size for energy differences of the run: kinetic energies, elastic energy, change of potential."""
-    rod = args.rod
+def total_energy(args: CompliantSystem, state: CompliantState) -> Float[Array, ""]:
+    """Kinetic + potential (applied loads) + elastic energy of the normal law at every contact."""
+    return args.system.energy(state.q, state.v) + _elastic_energy(args, state.q)
 
-    def kinetic(y):
-        return rod.energy(y[:3], y[3:6]) - rod.energy(y[:3], jnp.zeros(3))
 
-    potential_change = jnp.abs(rod.energy(y1[:3], jnp.zeros(3)) - rod.energy(y0[:3], jnp.zeros(3)))
-    elastic = args.normal.elastic_energy(rod.gap(y1[:3])[0]) + args.normal.elastic_energy(rod.gap(y0[:3])[0])
-    return kinetic(y0) + kinetic(y1) + potential_change + elastic
+def _energy_scale(args: CompliantSystem, start: CompliantState, end: CompliantState) -> Float[Array, ""]:
+    """A size for energy differences of the run: kinetic energies, elastic energies, change of potential."""
+    system = args.system
+    kinetic = system.kinetic_energy(start.q, start.v) + system.kinetic_energy(end.q, end.v)
+    potential_change = jnp.abs(system.potential_energy(end.q) - system.potential_energy(start.q))
+    return kinetic + potential_change + _elastic_energy(args, start.q) + _elastic_energy(args, end.q)
 
 
 def check_run(
-    args: RodContact,
-    y0: Float[Array, "8"],
-    y_end: Float[Array, "8"],
+    args: CompliantSystem,
+    start: CompliantState,
+    end: CompliantState,
     termination: Int[Array, ""],
     missed_switch: Array,
     rtol: Float[Array, ""],
 ) -> Int[Array, ""]:
     """Index into :data:`RUN_CHECKS` of the first failed check, 0 if the run is consistent.
 
-    ``args`` holds the contact state the run ended in (frozen, if it restarted); ``termination`` is 0 for
+    ``args`` holds the contact states the run ended in (frozen, if it restarted); ``termination`` is 0 for
     ``t_max`` and ``i + 1`` for the lift-off event; ``missed_switch`` is true when the final state lies past the
-    exit of its held contact state.
+    exit of a held contact state.
     """
-    rod = args.rod
-    q, v = y_end[:3], y_end[3:6]
-    gap = rod.gap(q)[0]
-    speed = (rod.jacobian(q) @ v)[0]
-    spurious = (termination > 0) & (speed <= normal_speed_resolution(rod, q, v))
-    gain = total_energy(args, y_end) - total_energy(args, y0)
+    system = args.system
+    gaps = system.gaps(end.q)[:, 0]
+    speeds = (system.jacobians(end.q) @ end.v)[:, 0]
+    last = jnp.argmin(gaps)
+    spurious = (termination > 0) & (speeds[last] <= normal_speed_resolution(system, end.q, end.v)[last])
+    gain = total_energy(args, end) - total_energy(args, start)
     effective_rtol = 0.1 * rtol ** (2.0 / 3.0)
-    energy_gain = gain > ENERGY_TOLERANCE * effective_rtol * _energy_scale(args, y0, y_end)
-    unresolved = (termination == 0) & (jnp.abs(gap) <= gap_resolution(rod))
+    energy_gain = gain > ENERGY_TOLERANCE * effective_rtol * _energy_scale(args, start, end)
+    unresolved = (termination == 0) & jnp.any(jnp.abs(gaps) <= gap_resolution(system))
     failures = jnp.stack([spurious, missed_switch, energy_gain, unresolved])
     return jnp.where(jnp.any(failures), jnp.argmax(failures) + 1, 0)

@@ -43,66 +43,69 @@ import equinox as eqx
 import jax.numpy as jnp
 from jaxtyping import Array, Bool, Float
 
-from regcontact.dynamics import RodContact
+from regcontact.dynamics import CompliantState, CompliantSystem
 from regcontact.resolution import gap_resolution
 
 __all__ = ["RESTART_SURFACES", "FrozenContact", "RestartSurface", "exit_condition"]
 
 
 class FrozenContact(eqx.Module):
-    """A normal law with its contact state held fixed: ``max(contact_force, 0)`` while ``closed``, else zero."""
+    """A normal law with every contact's state held fixed: ``max(contact_force, 0)`` where ``closed``, else zero.
+
+    ``closed`` has one entry per contact; the law acts elementwise on the contacts' gaps and rates.
+    """
 
     law: eqx.Module
-    closed: Bool[Array, ""]
+    closed: Bool[Array, " k"]
 
-    def __call__(self, gap: Float[Array, ""], gap_rate: Float[Array, ""]) -> Float[Array, ""]:
+    def __call__(self, gap: Float[Array, " k"], gap_rate: Float[Array, " k"]) -> Float[Array, " k"]:
         return jnp.where(self.closed, jnp.maximum(self.law.contact_force(gap, gap_rate), 0.0), 0.0)
 
-    def elastic_energy(self, gap: Float[Array, ""]) -> Float[Array, ""]:
+    def elastic_energy(self, gap: Float[Array, " k"]) -> Float[Array, " k"]:
         return self.law.elastic_energy(gap)
 
 
 @dataclasses.dataclass(frozen=True)
 class RestartSurface:
-    """A switching surface with a separate exit from each side, and how to hold a side's state fixed.
+    """A switching surface of every contact, with a separate exit from each side, and how to hold a side.
 
-    ``leave_below(y, args)`` is negative on the lower side (``value ≤``) and rises through zero where a piece
-    there ends; ``leave_above(y, args)`` likewise for the upper side. ``starts_above(y, args)`` says on which
-    side a run starting at ``y`` is; ``hold(args, above)`` returns the vector-field arguments for a piece on
-    that side; ``inside(y, args, above)`` says whether ``y`` is on the side ``above`` (for the final check).
+    ``leave_below(state, args)`` is, per contact, negative on the lower side and rises through zero where a
+    piece there ends; ``leave_above`` likewise for the upper side. ``starts_above(state, args)`` says on which
+    side each contact of a run starting at ``state`` is; ``hold(args, above)`` returns the vector-field
+    arguments for a piece with each contact held on its side ``above``.
     """
 
-    leave_below: Callable[[Float[Array, "8"], RodContact], Float[Array, ""]]
-    leave_above: Callable[[Float[Array, "8"], RodContact], Float[Array, ""]]
-    starts_above: Callable[[Float[Array, "8"], RodContact], Bool[Array, ""]]
-    hold: Callable[[RodContact, Bool[Array, ""]], RodContact]
+    leave_below: Callable[[CompliantState, CompliantSystem], Float[Array, " k"]]
+    leave_above: Callable[[CompliantState, CompliantSystem], Float[Array, " k"]]
+    starts_above: Callable[[CompliantState, CompliantSystem], Bool[Array, " k"]]
+    hold: Callable[[CompliantSystem, Bool[Array, " k"]], CompliantSystem]
 
 
-def _normal_gap(y: Float[Array, "8"], args: RodContact) -> Float[Array, ""]:
-    return args.rod.gap(y[:3])[0]
+def _normal_gaps(state: CompliantState, args: CompliantSystem) -> Float[Array, " k"]:
+    return args.system.gaps(state.q)[:, 0]
 
 
-def _hold_contact(args: RodContact, above: Bool[Array, ""]) -> RodContact:
-    return RodContact(rod=args.rod, normal=FrozenContact(law=args.normal, closed=~above), friction=args.friction)
+def _hold_contacts(args: CompliantSystem, above: Bool[Array, " k"]) -> CompliantSystem:
+    return CompliantSystem(system=args.system, normal=FrozenContact(law=args.normal, closed=~above), friction=args.friction)
 
 
 #: Restart surfaces by config name. ``contact``: touch-down (``g_n`` falls below 0) and lift-off (``g_n`` rises
-#: through ``ε_g``), for normal laws with a ``contact_force`` branch. "Above" is the open side.
+#: through ``ε_g``) of every contact, for normal laws with a ``contact_force`` branch. "Above" is open.
 RESTART_SURFACES: dict[str, RestartSurface] = {
     "contact": RestartSurface(
-        leave_below=lambda y, args: _normal_gap(y, args) - gap_resolution(args.rod),
-        leave_above=lambda y, args: -_normal_gap(y, args),
-        starts_above=lambda y, args: _normal_gap(y, args) > gap_resolution(args.rod),
-        hold=_hold_contact,
+        leave_below=lambda state, args: _normal_gaps(state, args) - gap_resolution(args.system),
+        leave_above=lambda state, args: -_normal_gaps(state, args),
+        starts_above=lambda state, args: _normal_gaps(state, args) > gap_resolution(args.system),
+        hold=_hold_contacts,
     )
 }
 
 
-def exit_condition(surface: RestartSurface, above: Bool[Array, ""]) -> Callable:
-    """The diffrax condition (rising crossings) of the exit from the current side of ``surface``."""
+def exit_condition(surface: RestartSurface, above: Bool[Array, " k"], contact: int) -> Callable:
+    """The diffrax condition (rising crossings) of ``contact``'s exit from its current side of ``surface``."""
 
     def condition(t, y, args, **kwargs):
         del t, kwargs
-        return jnp.where(above, surface.leave_above(y, args), surface.leave_below(y, args))
+        return jnp.where(above[contact], surface.leave_above(y, args)[contact], surface.leave_below(y, args)[contact])
 
     return condition

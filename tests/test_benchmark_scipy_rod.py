@@ -2,7 +2,7 @@
 
 At a dozen random states, rods and α, covering every branch of the laws (contact open; closed and approaching or
 separating; friction in the viscous band or at the Coulomb limit, either slip direction), the numpy field must
-equal ``regcontact.dynamics.rod_vector_field`` to 1e-12 and its hand-derived Jacobian ``jax.jacfwd`` of it to
+equal ``regcontact.dynamics.flat_vector_field`` to 1e-12 and its hand-derived Jacobian ``jax.jacfwd`` of it to
 1e-10, relative to the largest entry (so that a near-cancelling entry is held to the same absolute accuracy as the
 rest). The Table 1 start, which sits on the laws' kinks (``g_n = ġ_n = 0``, ``λ_n = 0``), is checked too: there the
 numpy Jacobian follows JAX's convention for ties, so SciPy takes the same steps as with JAX callbacks.
@@ -14,7 +14,7 @@ import pytest
 
 from benchmarks.scipy_rod import ScipyRod
 from regcontact.contact_model import ContactModel
-from regcontact.dynamics import RodContact, contact_forces, initial_rod_state, rod_vector_field
+from regcontact.dynamics import CompliantSystem, contact_forces, initial_state, flat_vector_field
 from regcontact.rod import PainleveRod
 
 # (normal branch, friction branch): open; closed approaching / separating; viscous band or Coulomb limit ±
@@ -25,13 +25,13 @@ BRANCHES = [
     ("approaching", "viscous"), ("separating", "viscous"), ("approaching", "coulomb-"), ("separating", "coulomb+"),
 ]
 
-_field = jax.jit(rod_vector_field)
-_jacobian = jax.jit(jax.jacfwd(rod_vector_field, argnums=1))
+_field = jax.jit(flat_vector_field)
+_jacobian = jax.jit(jax.jacfwd(flat_vector_field, argnums=1))
 
 
 def both(rod: PainleveRod, alpha: float):
     normal, friction = ContactModel().at_stiffness(alpha)
-    return RodContact(rod=rod, normal=normal, friction=friction), ScipyRod.from_laws(rod, normal, friction)
+    return CompliantSystem(system=rod, normal=normal, friction=friction), ScipyRod.from_laws(rod, normal, friction)
 
 
 def random_case(index: int):
@@ -52,7 +52,7 @@ def random_case(index: int):
     if normal_branch == "open":
         gap_rate *= rng.choice([-1.0, 1.0])
     y = np.array([rng.normal(), gap + h * s, phi, 0.0, gap_rate + h * c * omega, omega, rng.normal(), rng.normal()])
-    lam_n = float(contact_forces(args, y[:3], y[3:6])[0])
+    lam_n = float(contact_forces(args, y[:3], y[3:6])[0, 0])
     limit = float(rod.mu) * lam_n / float(args.friction.damping)  # the slip rate at the Coulomb limit
     slip_rate = {
         "any": rng.normal(),
@@ -64,11 +64,11 @@ def random_case(index: int):
     return args, numpy_rod, y
 
 
-def branch_of(args: RodContact, y: np.ndarray) -> tuple[str, str]:
+def branch_of(args: CompliantSystem, y: np.ndarray) -> tuple[str, str]:
     """The branch the state is in, from the JAX model's own kinematics and forces."""
-    rod = args.rod
+    rod = args.system
     gap, gap_rate = np.asarray(rod.gap(y[:3])), np.asarray(rod.jacobian(y[:3]) @ y[3:6])
-    lam_n, lam_t = np.asarray(contact_forces(args, y[:3], y[3:6]))
+    lam_n, lam_t = np.asarray(contact_forces(args, y[:3], y[3:6])[0])
     if gap[0] > 0:
         assert lam_n == 0.0 and lam_t == 0.0
         return "open", "any"
@@ -108,7 +108,7 @@ def test_table1_start_on_the_kinks(alpha):
     """``g_n = ġ_n = 0`` and ``λ_n = 0`` at the start: ties of min/max, resolved as JAX resolves them."""
     rod = PainleveRod()
     args, numpy_rod = both(rod, alpha)
-    y = np.asarray(initial_rod_state(rod))
+    y = np.asarray(initial_state(rod).flat)
     assert float(rod.gap(y[:3])[0]) == 0.0 and float((rod.jacobian(y[:3]) @ y[3:6])[0]) == 0.0
     np.testing.assert_array_equal(numpy_rod.fun(0.0, y), np.asarray(_field(0.0, y, args)))
     assert_close(numpy_rod.jac(0.0, y), _jacobian(0.0, y, args), 1e-10)

@@ -84,7 +84,7 @@ def test_override_syntax():
 
 
 def test_torque_below_threshold_is_resolved_from_the_rod():
-    from regcontact.rod_config import rod_from_config
+    from regcontact.system_config import rod_from_config
 
     loaded = load_study(TABLE1, ["system.torque={below_threshold = 1.0}"])
     rod = rod_from_config(loaded.config["system"])

@@ -50,7 +50,7 @@ def test_the_onset_rod_delivers_its_impulse_instead_of_lifting_off_on_round_off(
 def test_a_lift_off_event_fires_only_on_a_separating_contact(onset_runs):
     """Every run above ends by a real lift-off: at the event the gap is ε_g and the contact separates."""
     for i in range(3):
-        y = onset_runs.y_end[i]
+        y = onset_runs.state_end.flat[i]
         gap = float(ONSET.gap(y[:3])[0])
         speed = float((ONSET.jacobian(y[:3]) @ y[3:6])[0])
         assert EVENTS["contact_open"] and onset_runs.termination[i] == 1
@@ -82,7 +82,7 @@ def test_a_case_does_not_depend_on_the_batch_it_runs_in():
     padded, _ = sweep(other_rods, SETTINGS, chunk_size=2)  # chunks [1e4, 1e7], [1e8, 1e8 (padding)]
     for batch, index in ((among, 2), (padded, 2)):
         assert batch.ok[index] and alone.ok[0]
-        assert_lanes_agree(batch.y_end[index], alone.y_end[0], SETTINGS.solver, RTOL, ATOL,
+        assert_lanes_agree(batch.state_end.flat[index], alone.state_end.flat[0], SETTINGS.solver, RTOL, ATOL,
                            steps=(batch.num_accepted_steps[index], alone.num_accepted_steps[0]))
 
 

@@ -15,7 +15,7 @@ import pytest
 import regcontact  # noqa: F401  (float64)
 from regcontact.config import ConfigError
 from regcontact.contact_model import ContactModel
-from regcontact.dynamics import RodContact, initial_rod_state, rod_vector_field
+from regcontact.dynamics import CompliantSystem, initial_state, flat_vector_field
 from regcontact.friction_laws import FRICTION_LAWS, ViscousCoulomb
 from regcontact.normal_laws import NORMAL_LAWS, ChampneysFastScale, ClippedKelvinVoigt, HuntCrossley, SpringDamper
 from regcontact.rod import PainleveRod
@@ -170,7 +170,7 @@ def bouncing_rod() -> tuple[PainleveRod, jnp.ndarray]:
     """A nearly upright rod dropped at 1 m/s from 2 cm above the ground, sliding sideways (μ = 0.3: not in the
     Painlevé regime); it bounces several times before it has tipped over far."""
     rod = PainleveRod(mu=0.3, gravity=10.0, phi0=1.45, vx0=0.3)
-    y0 = initial_rod_state(rod).at[1].add(0.02).at[4].set(-1.0)
+    y0 = initial_state(rod).flat.at[1].add(0.02).at[4].set(-1.0)
     return rod, y0
 
 
@@ -180,8 +180,8 @@ def energy_along(contact: ContactModel) -> tuple[jnp.ndarray, jnp.ndarray]:
     rod, y0 = bouncing_rod()
     normal, friction = contact.at_stiffness(ALPHA)
     sol = diffrax.diffeqsolve(
-        diffrax.ODETerm(rod_vector_field), RadauIIA5(radau5_tolerances=False), 0.0, SAMPLES[-1], None, y0,
-        args=RodContact(rod=rod, normal=normal, friction=friction), saveat=diffrax.SaveAt(ts=SAMPLES),
+        diffrax.ODETerm(flat_vector_field), RadauIIA5(radau5_tolerances=False), 0.0, SAMPLES[-1], None, y0,
+        args=CompliantSystem(system=rod, normal=normal, friction=friction), saveat=diffrax.SaveAt(ts=SAMPLES),
         stepsize_controller=diffrax.PIDController(rtol=RTOL, atol=RTOL * 1e-2), max_steps=20_000,
     )
     q, v = sol.ys[:, :3], sol.ys[:, 3:6]

@@ -12,7 +12,7 @@ import pytest
 from regcontact.cli import main
 from regcontact.contact_model import ContactModel
 from regcontact.rod import PainleveRod
-from regcontact.simulate import SOLVER_STATUSES, Controls, SolveSettings, solve_rod
+from regcontact.simulate import SOLVER_STATUSES, Controls, SolveSettings, solve
 from regcontact.termination import contact_time
 
 TABLE1 = Path(__file__).parents[1] / "studies" / "table1.toml"
@@ -53,6 +53,6 @@ def test_the_default_solve_gives_the_table1_quantity_at_1e6():
     """Before: Kvaerno5 at rtol 1e-8 ran out of 100 000 steps at α = 1e6."""
     rod, model = PainleveRod(), ContactModel()
     t_c = contact_time(rod, model.at_stiffness(1e6)[0].stiffness)
-    run = solve_rod(rod, model, jnp.asarray(1e6), Controls(t_max=t_c))
+    run = solve(rod, model, jnp.asarray(1e6), Controls(t_max=t_c))
     assert SOLVER_STATUSES[int(run.status)] == "successful" and bool(run.ok)
     np.testing.assert_allclose(run.force_integrals, [0.325839, 0.437779], atol=1e-6)  # README's Table 1 row

@@ -65,7 +65,7 @@ def runs():
     count = len(rods)
     stack = lambda *leaves: jnp.stack(leaves)  # noqa: E731
     cases = Case(
-        rod=jax.tree_util.tree_map(stack, *rods),
+        system=jax.tree_util.tree_map(stack, *rods),
         contact=jax.tree_util.tree_map(stack, *[ContactModel()] * count),
         alpha=jnp.full(count, ALPHA),
         controls=jax.tree_util.tree_map(stack, *[Controls(rtol=1e-8, atol=1e-10, t_max=WINDOW)] * count),
@@ -86,7 +86,7 @@ def test_compliant_outcome_matches_table_3(runs, index):
     slip_sign = float(np.sign(slip0))
     assert cell_label(table_cell(r.b, r.A, r.B, r.C, rod.mu, slip_sign)) == label.split()[0]
     expected = consistent_modes(r.a, r.b, r.A, r.B, r.C, rod.mu, slip_sign).names()
-    outcome = _outcome(rod, bool(results.termination[index] == 1), results.y_end[index], slip0)
+    outcome = _outcome(rod, bool(results.termination[index] == 1), results.state_end.flat[index], slip0)
     assert outcome in expected
     if "indeterminate" not in label:
         assert len(expected) == 1

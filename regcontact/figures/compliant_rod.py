@@ -20,9 +20,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from regcontact.compliant_study import build_cases  # noqa: E402
-from regcontact.dynamics import RodContact, contact_forces  # noqa: E402
+from regcontact.dynamics import CompliantSystem, contact_forces  # noqa: E402
 from regcontact.figures import figure, study_config  # noqa: E402
-from regcontact.simulate import Controls, SolveSettings, rod_trajectory  # noqa: E402
+from regcontact.simulate import Controls, SolveSettings, trajectory  # noqa: E402
 from regcontact.study import load_study  # noqa: E402
 
 __all__ = ["draw_force_histories", "draw_force_integrals"]
@@ -54,12 +54,12 @@ def draw_force_histories(out_dir: Path) -> list[Path]:
         case = jax.tree_util.tree_map(lambda leaf: leaf[i], cases)
         ts = jnp.linspace(0.0, case.controls.t_max, 4001)
         controls = Controls(1e-9, 1e-11, case.controls.t_max)
-        ys, _ = jax.jit(rod_trajectory, static_argnums=4)(case.rod, case.contact, case.alpha, controls, settings, ts)
+        ys, _ = jax.jit(trajectory, static_argnums=4)(case.system, case.contact, case.alpha, controls, settings, ts)
         normal, friction = case.contact.at_stiffness(case.alpha)
-        args = RodContact(case.rod, normal, friction)
-        lam = np.asarray(jax.vmap(lambda y: contact_forces(args, y[:3], y[3:6]))(ys))
-        slip = np.asarray(jax.vmap(lambda y: case.rod.jacobian(y[:3])[1] @ y[3:6])(ys))
-        sticking = np.abs(np.asarray(friction.damping) * slip) < float(case.rod.mu) * lam[:, 0]
+        args = CompliantSystem(case.system, normal, friction)
+        lam = np.asarray(jax.vmap(lambda y: contact_forces(args, y.q, y.v)[0])(ys))
+        slip = np.asarray(jax.vmap(lambda y: case.system.jacobian(y.q)[1] @ y.v)(ys))
+        sticking = np.abs(np.asarray(friction.damping) * slip) < float(case.system.mu) * lam[:, 0]
         switch = np.argmax(sticking & (np.asarray(ts) > 0))
         t = np.asarray(ts)
         rows += [[alpha, t[k], lam[k, 0], lam[k, 1], slip[k]] for k in range(len(t))]
