@@ -160,7 +160,7 @@ def scipy_solve(alpha: float, rtol: float, callbacks=numpy_callbacks) -> dict:
     change ``g_n`` as an upcrossing, which would end its run at once.
     """
     rod = PainleveRod()
-    y0 = np.asarray(initial_state(rod)).flat
+    y0 = np.asarray(initial_state(rod).flat)
     fun, jac = callbacks(alpha)
     fun(0.0, y0), jac(0.0, y0)  # compile (JAX callbacks) outside the timing
     start = time.perf_counter()
