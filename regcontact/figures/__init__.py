@@ -23,6 +23,7 @@ FIGURE_MODULES: tuple[str, ...] = (
     "regcontact.figures.compliant_rod",
     "regcontact.figures.mode_regions",
     "regcontact.figures.fast_scale_portraits",
+    "regcontact.figures.two_contact_fast_dynamics",
 )
 
 

@@ -4,7 +4,9 @@
   the Painlevé parameters ``p±, k±``;
 * :mod:`~regcontact.stability.modes` — which contact modes are consistent (Tables 1–3);
 * :mod:`~regcontact.stability.fast_scale` — the fast-scale normal dynamics of a compliant contact, its
-  equilibria and their linearisation (Sec. 4).
+  equilibria and their linearisation (Sec. 4);
+* :mod:`~regcontact.stability.two_contact` — two non-sticking contacts: class codes, consistent modes, impacts
+  without collision, the normal stability of ``S+S+`` and Table 4 recomputed (Sec. 6).
 """
 
 from regcontact.stability.fast_scale import (
@@ -38,6 +40,32 @@ from regcontact.stability.reduced import (
     reduced_dynamics,
     rod_reduced_dynamics,
 )
+from regcontact.stability.two_contact import (
+    IMPACT_NAMES,
+    TWO_CONTACT_MODE_NAMES,
+    TwoContactEquilibrium,
+    TwoContactImpacts,
+    TwoContactModes,
+    TwoContactSystem,
+    characteristic_polynomial,
+    class_code,
+    class_label,
+    cone_meets_quadrant,
+    equal_law_eigenvalues,
+    hurwitz_stable,
+    impacts_without_collision,
+    lcp_modes,
+    painleve_matrix,
+    recompute_table4,
+    slip_slip_eigenvalues,
+    slip_slip_equilibrium,
+    slip_slip_jacobian,
+    swap_contacts,
+    two_contact_autodiff_eigenvalues,
+    two_contact_modes,
+    two_contact_trajectories,
+    two_contact_vector_field,
+)
 
 __all__ = [
     "ReducedDynamics",
@@ -65,4 +93,28 @@ __all__ = [
     "autodiff_eigenvalues",
     "equilibrium_type",
     "fast_trajectories",
+    "TWO_CONTACT_MODE_NAMES",
+    "IMPACT_NAMES",
+    "TwoContactSystem",
+    "TwoContactModes",
+    "TwoContactImpacts",
+    "TwoContactEquilibrium",
+    "painleve_matrix",
+    "class_code",
+    "class_label",
+    "swap_contacts",
+    "two_contact_modes",
+    "lcp_modes",
+    "cone_meets_quadrant",
+    "impacts_without_collision",
+    "two_contact_vector_field",
+    "slip_slip_equilibrium",
+    "slip_slip_jacobian",
+    "characteristic_polynomial",
+    "slip_slip_eigenvalues",
+    "equal_law_eigenvalues",
+    "hurwitz_stable",
+    "two_contact_autodiff_eigenvalues",
+    "two_contact_trajectories",
+    "recompute_table4",
 ]
