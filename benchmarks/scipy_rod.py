@@ -91,8 +91,19 @@ def _min(a: float, b: float) -> tuple[float, float, float]:
 class ScipyRod:
     """The rod's parameters (plain floats) and its ``fun(t, y)``, ``jac(t, y)`` for ``scipy.integrate.solve_ivp``."""
 
-    def __init__(self, mass: float, length: float, inertia: float, gravity: float, torque: float, force_x: float,
-                 mu: float, stiffness: float, normal_damping: float, tangential_damping: float):
+    def __init__(
+        self,
+        mass: float,
+        length: float,
+        inertia: float,
+        gravity: float,
+        torque: float,
+        force_x: float,
+        mu: float,
+        stiffness: float,
+        normal_damping: float,
+        tangential_damping: float,
+    ):
         self.mass, self.length, self.inertia = float(mass), float(length), float(inertia)
         self.gravity, self.torque, self.force_x, self.mu = float(gravity), float(torque), float(force_x), float(mu)
         self.stiffness, self.normal_damping = float(stiffness), float(normal_damping)
@@ -102,10 +113,18 @@ class ScipyRod:
     def from_laws(cls, rod, normal, friction) -> ScipyRod:
         """From a ``PainleveRod`` and a ``SpringDamper`` and ``ViscousCoulomb`` already scaled to one α (read
         with ``float``; nothing of them is kept)."""
-        return cls(mass=float(rod.mass), length=float(rod.length), inertia=float(rod.inertia),
-                   gravity=float(rod.gravity), torque=float(rod.torque), force_x=float(rod.force_x),
-                   mu=float(rod.mu), stiffness=float(normal.stiffness), normal_damping=float(normal.damping),
-                   tangential_damping=float(friction.damping))
+        return cls(
+            mass=float(rod.mass),
+            length=float(rod.length),
+            inertia=float(rod.inertia),
+            gravity=float(rod.gravity),
+            torque=float(rod.torque),
+            force_x=float(rod.force_x),
+            mu=float(rod.mu),
+            stiffness=float(normal.stiffness),
+            normal_damping=float(normal.damping),
+            tangential_damping=float(friction.damping),
+        )
 
     def fun(self, t: float, y: np.ndarray) -> np.ndarray:
         """``dy/dt``."""
@@ -120,13 +139,18 @@ class ScipyRod:
             lam_n = -self.stiffness * gn - self.normal_damping * min(vy - h * c * omega, 0.0)
         limit = self.mu * lam_n
         lam_t = -min(limit, max(-limit, self.tangential_damping * (vx + h * s * omega)))
-        return np.array([
-            vx, vy, omega,
-            (self.force_x + lam_t) / self.mass,
-            (-self.mass * self.gravity + lam_n) / self.mass,
-            (self.torque + h * (s * lam_t - c * lam_n)) / self.inertia,
-            lam_n, lam_t,
-        ])
+        return np.array(
+            [
+                vx,
+                vy,
+                omega,
+                (self.force_x + lam_t) / self.mass,
+                (-self.mass * self.gravity + lam_n) / self.mass,
+                (self.torque + h * (s * lam_t - c * lam_n)) / self.inertia,
+                lam_n,
+                lam_t,
+            ]
+        )
 
     def jac(self, t: float, y: np.ndarray) -> np.ndarray:
         """``∂(dy/dt)/∂y``, 8 × 8 (derivation: the module docstring)."""

@@ -73,7 +73,9 @@ def machine() -> str:
     model = platform.machine()
     cpuinfo = Path("/proc/cpuinfo")
     if cpuinfo.exists():
-        names = [line.split(":", 1)[1].strip() for line in cpuinfo.read_text().splitlines() if line.startswith("model name")]
+        names = [
+            line.split(":", 1)[1].strip() for line in cpuinfo.read_text().splitlines() if line.startswith("model name")
+        ]
         model = f"{names[0]} ({len(names)} cores)" if names else model
     return f"{model}; JAX {jax.__version__} on {jax.devices()[0].platform}; Python {platform.python_version()}"
 
@@ -167,8 +169,9 @@ def scipy_solve(alpha: float, rtol: float, callbacks=numpy_callbacks) -> dict:
     t_end = float(contact_time(rod, alpha))
     sol = solve_ivp(fun, (0.0, t_end), y0, method="Radau", rtol=rtol, atol=atol_of(rtol), jac=jac)
     elapsed = time.perf_counter() - start
-    return dict(F=sol.y[6:8, -1], accepted=len(sol.t) - 1, time=elapsed, ok=sol.status == 0,
-                work=(sol.nfev, sol.njev, sol.nlu))
+    return dict(
+        F=sol.y[6:8, -1], accepted=len(sol.t) - 1, time=elapsed, ok=sol.status == 0, work=(sol.nfev, sol.njev, sol.nlu)
+    )
 
 
 def callback_cost(alpha: float = CALLBACK_ALPHA, rtol: float = CALLBACK_RTOL, repeats: int = 3) -> str:
@@ -180,9 +183,11 @@ def callback_cost(alpha: float = CALLBACK_ALPHA, rtol: float = CALLBACK_RTOL, re
         runs[name] = min(tries, key=lambda s: s["time"])
     ours, old = runs["numpy"], runs["JAX"]
     work = " vs ".join("/".join(map(str, run["work"])) for run in (ours, old))
-    return (f"   numpy callbacks vs jitted JAX ones (the earlier baseline), α = {alpha:g}, rtol {rtol:g}, best of "
-            f"{repeats}: {ours['accepted']} vs {old['accepted']} steps, nfev/njev/nlu {work}, "
-            f"{1e3 * ours['time']:.0f} vs {1e3 * old['time']:.0f} ms: JAX's {old['time'] / ours['time']:.1f}x slower")
+    return (
+        f"   numpy callbacks vs jitted JAX ones (the earlier baseline), α = {alpha:g}, rtol {rtol:g}, best of "
+        f"{repeats}: {ours['accepted']} vs {old['accepted']} steps, nfev/njev/nlu {work}, "
+        f"{1e3 * ours['time']:.0f} vs {1e3 * old['time']:.0f} ms: JAX's {old['time'] / ours['time']:.1f}x slower"
+    )
 
 
 # -- the sections -----------------------------------------------------------------------------------------
@@ -194,12 +199,20 @@ def references(alphas, scipy_runs):
     looser = {a: np.asarray(reference_run(a, 10 * REFERENCE_RTOL).force_integrals) for a in alphas}
     uncertainty = {a: max(error_of(looser[a], reference[a]), 1e-15) for a in alphas}
     rows = [
-        [f"{a:g}", f"{reference[a][0]:.15f}", f"{reference[a][1]:.15f}", f"{uncertainty[a]:.1e}",
-         f"{error_of(scipy_runs[(a, REFERENCE_RTOL)]['F'], reference[a]):.1e}"]
+        [
+            f"{a:g}",
+            f"{reference[a][0]:.15f}",
+            f"{reference[a][1]:.15f}",
+            f"{uncertainty[a]:.1e}",
+            f"{error_of(scipy_runs[(a, REFERENCE_RTOL)]['F'], reference[a]):.1e}",
+        ]
         for a in alphas
     ]
-    print_table(f"1. reference force integrals (RadauIIA5_literal_tolerances, rtol {REFERENCE_RTOL:g})",
-                ["alpha", "int_lambda_n", "int_lambda_t", "vs rtol 1e-12", "vs SciPy 1e-13"], rows)
+    print_table(
+        f"1. reference force integrals (RadauIIA5_literal_tolerances, rtol {REFERENCE_RTOL:g})",
+        ["alpha", "int_lambda_n", "int_lambda_t", "vs rtol 1e-12", "vs SciPy 1e-13"],
+        rows,
+    )
     return reference, uncertainty
 
 
@@ -211,31 +224,57 @@ def our_grid(alphas, rtols, reference):
     grid = {}
     for a in alphas:
         for r in rtols:
-            elapsed, result = best_time(lambda: run(a, r))
+            elapsed, result = best_time(lambda a=a, r=r: run(a, r))
             ended_well = SOLVER_STATUSES[int(result.status)] == "successful" and int(result.termination) == 0
-            grid[(a, r)] = dict(accepted=int(result.num_accepted_steps), rejected=int(result.num_rejected_steps),
-                                time=elapsed, F=np.asarray(result.force_integrals),
-                                error=error_of(result.force_integrals, reference[a]), ok=ended_well)
-    print(f"\n2. regcontact RadauIIA5 (RADAU5 tolerance map), single jitted solves; compiled once in {compile_s:.1f} s"
-          " ('!': did not reach t_c)")
-    print_grid("   accepted/rejected steps", alphas, rtols,
-               lambda a, r: f"{grid[(a, r)]['accepted']}/{grid[(a, r)]['rejected']}" + ("" if grid[(a, r)]["ok"] else "!"))
-    print_grid(f"   wall time after compilation [ms], best of {REPEATS}", alphas, rtols,
-               lambda a, r: f"{1e3 * grid[(a, r)]['time']:.1f}")
-    print_grid("   error of the force integrals vs the reference", alphas, rtols,
-               lambda a, r: f"{grid[(a, r)]['error']:.0e}")
+            grid[(a, r)] = dict(
+                accepted=int(result.num_accepted_steps),
+                rejected=int(result.num_rejected_steps),
+                time=elapsed,
+                F=np.asarray(result.force_integrals),
+                error=error_of(result.force_integrals, reference[a]),
+                ok=ended_well,
+            )
+    print(
+        f"\n2. regcontact RadauIIA5 (RADAU5 tolerance map), single jitted solves; compiled once in {compile_s:.1f} s"
+        " ('!': did not reach t_c)"
+    )
+    print_grid(
+        "   accepted/rejected steps",
+        alphas,
+        rtols,
+        lambda a, r: f"{grid[(a, r)]['accepted']}/{grid[(a, r)]['rejected']}" + ("" if grid[(a, r)]["ok"] else "!"),
+    )
+    print_grid(
+        f"   wall time after compilation [ms], best of {REPEATS}",
+        alphas,
+        rtols,
+        lambda a, r: f"{1e3 * grid[(a, r)]['time']:.1f}",
+    )
+    print_grid(
+        "   error of the force integrals vs the reference", alphas, rtols, lambda a, r: f"{grid[(a, r)]['error']:.0e}"
+    )
     return grid
 
 
 def scipy_grid(alphas, scipy_rtols, scipy_runs, reference, callbacks_line):
-    print("\n3. SciPy solve_ivp(Radau), plain numpy vector field and hand-derived analytic Jacobian"
-          " (benchmarks/scipy_rod.py); one run each after a warm-up ('!': failed)")
+    print(
+        "\n3. SciPy solve_ivp(Radau), plain numpy vector field and hand-derived analytic Jacobian"
+        " (benchmarks/scipy_rod.py); one run each after a warm-up ('!': failed)"
+    )
     print(callbacks_line)
-    print_grid("   accepted steps", alphas, scipy_rtols,
-               lambda a, r: f"{scipy_runs[(a, r)]['accepted']}" + ("" if scipy_runs[(a, r)]["ok"] else "!"))
+    print_grid(
+        "   accepted steps",
+        alphas,
+        scipy_rtols,
+        lambda a, r: f"{scipy_runs[(a, r)]['accepted']}" + ("" if scipy_runs[(a, r)]["ok"] else "!"),
+    )
     print_grid("   wall time [ms]", alphas, scipy_rtols, lambda a, r: f"{1e3 * scipy_runs[(a, r)]['time']:.0f}")
-    print_grid("   error of the force integrals vs the reference", alphas, scipy_rtols,
-               lambda a, r: f"{error_of(scipy_runs[(a, r)]['F'], reference[a]):.0e}")
+    print_grid(
+        "   error of the force integrals vs the reference",
+        alphas,
+        scipy_rtols,
+        lambda a, r: f"{error_of(scipy_runs[(a, r)]['F'], reference[a]):.0e}",
+    )
 
 
 def matched(scipy_runs, scipy_rtols, reference, uncertainty):
@@ -277,16 +316,24 @@ def table1_sweep(reference, cheapest, rtol: float) -> tuple[float, float]:
         error = error_of(runs.force_integrals[i], reference[alpha])
         match = cheapest(alpha, error)
         scipy_s += np.nan if match is None else match["time"]
-        rows.append([f"{alpha:g}", f"{runs.num_accepted_steps[i]}/{runs.num_rejected_steps[i]}", f"{error:.0e}",
-                     SOLVER_STATUSES[int(runs.status[i])],
-                     "n/a" if match is None else f"{match['accepted']}",
-                     "n/a" if match is None else f"{1e3 * match['time']:.0f}"])
+        rows.append(
+            [
+                f"{alpha:g}",
+                f"{runs.num_accepted_steps[i]}/{runs.num_rejected_steps[i]}",
+                f"{error:.0e}",
+                SOLVER_STATUSES[int(runs.status[i])],
+                "n/a" if match is None else f"{match['accepted']}",
+                "n/a" if match is None else f"{1e3 * match['time']:.0f}",
+            ]
+        )
     print_table(
         f"5. Table 1 sweep, six α at rtol {rtol:g}: vmapped call {1e3 * vmapped_s:.1f} ms "
         f"(compile {timings.compile_s:.1f} s), the six in sequence in one call (lax.map) {1e3 * sequence_s:.1f} ms, "
         f"SciPy's six at matched accuracy {1e3 * scipy_s:.0f} ms: {scipy_s / vmapped_s:.1f}x (vmapped), "
         f"{scipy_s / sequence_s:.1f}x (in sequence); best of {REPEATS}",
-        ["alpha", "ours acc/rej", "ours error", "status", "SciPy steps", "SciPy ms"], rows)
+        ["alpha", "ours acc/rej", "ours error", "status", "SciPy steps", "SciPy ms"],
+        rows,
+    )
     return vmapped_s, scipy_s / vmapped_s
 
 
@@ -296,14 +343,22 @@ def targets(alphas, grid, vmapped_s, ratio) -> None:
     at, tighter = ({a: grid[(a, r)] for a in alphas} for r in (1e-10, 1e-11))
     steps = np.array([at[a]["accepted"] for a in alphas])
     print("\n6. targets of issue 5")
-    print(f"   every α from {alphas[0]:g} to {alphas[-1]:g} reaches t_c at rtol 1e-10: {all(at[a]['ok'] for a in alphas)}")
-    print(f"   force integrals at rtol 1e-10 vs the reference: max error {max(at[a]['error'] for a in alphas):.1e}; "
-          f"vs rtol 1e-11 at most {max(error_of(at[a]['F'], tighter[a]['F']) for a in alphas):.1e} (target 1e-8)")
-    print(f"   accepted steps at rtol 1e-10: {steps.min()} to {steps.max()} (target at most 500); "
-          f"least-squares growth {np.polyfit(np.log10(alphas), steps, 1)[0]:.1f} steps per decade of α "
-          f"({steps[0]} at α = {alphas[0]:g}, {steps[-1]} at α = {alphas[-1]:g})")
-    print(f"   Table 1 sweep vmapped: {1e3 * vmapped_s:.0f} ms (target under 100 ms); "
-          f"{ratio:.1f}x SciPy at matched accuracy (target at least 20x)")
+    print(
+        f"   every α from {alphas[0]:g} to {alphas[-1]:g} reaches t_c at rtol 1e-10: {all(at[a]['ok'] for a in alphas)}"
+    )
+    print(
+        f"   force integrals at rtol 1e-10 vs the reference: max error {max(at[a]['error'] for a in alphas):.1e}; "
+        f"vs rtol 1e-11 at most {max(error_of(at[a]['F'], tighter[a]['F']) for a in alphas):.1e} (target 1e-8)"
+    )
+    print(
+        f"   accepted steps at rtol 1e-10: {steps.min()} to {steps.max()} (target at most 500); "
+        f"least-squares growth {np.polyfit(np.log10(alphas), steps, 1)[0]:.1f} steps per decade of α "
+        f"({steps[0]} at α = {alphas[0]:g}, {steps[-1]} at α = {alphas[-1]:g})"
+    )
+    print(
+        f"   Table 1 sweep vmapped: {1e3 * vmapped_s:.0f} ms (target under 100 ms); "
+        f"{ratio:.1f}x SciPy at matched accuracy (target at least 20x)"
+    )
 
 
 def touch_down() -> None:
@@ -311,8 +366,9 @@ def touch_down() -> None:
     rod = PainleveRod(mu=0.3, gravity=10.0, phi0=1.2, vx0=0.3)
     contact = ContactModel()
     y0 = CompliantState.from_flat(initial_state(rod).flat.at[1].add(0.02).at[4].set(-1.0), 3)
-    reference_settings = SolveSettings(solver="RadauIIA5_literal_tolerances", events=(), restart_at=("contact",),
-                                       max_steps=50_000)
+    reference_settings = SolveSettings(
+        solver="RadauIIA5_literal_tolerances", events=(), restart_at=("contact",), max_steps=50_000
+    )
     reference = {
         a: solve(rod, contact, jnp.asarray(a), Controls(rtol=1e-12, atol=1e-14, t_max=0.3), reference_settings, y0)
         for a in [1e3, 1e6, 1e8, 1e10, 1e12]
@@ -321,20 +377,31 @@ def touch_down() -> None:
     for restart_at in [(), ("contact",)]:
         settings = SolveSettings(solver="RadauIIA5", events=(), restart_at=restart_at, max_steps=20_000)
         run = eqx.filter_jit(
-            lambda a: solve(rod, contact, a, Controls(rtol=1e-10, atol=1e-12, t_max=0.3), settings, y0)
+            lambda a, settings=settings: solve(
+                rod, contact, a, Controls(rtol=1e-10, atol=1e-12, t_max=0.3), settings, y0
+            )
         )
         for a, ref in reference.items():
             jax.block_until_ready(run(jnp.asarray(a)))
-            elapsed, result = best_time(lambda: run(jnp.asarray(a)), repeats=3)
-            rows.append([
-                "restart at g_n = 0" if restart_at else "no restarts", f"{a:g}",
-                f"{int(result.num_accepted_steps)}/{int(result.num_rejected_steps)}", f"{int(result.num_restarts)}",
-                SOLVER_STATUSES[int(result.status)], f"{float(result.t_end):.3f}",
-                f"{error_of(result.force_integrals, np.asarray(ref.force_integrals)):.0e}", f"{1e3 * elapsed:.0f}",
-            ])
-    print_table("7. touch-down: the rod (μ = 0.3, g = 10, φ0 = 1.2) dropped from 2 cm at 1 m/s onto the spring-damper "
-                "(k = γ_n = γ_t = α), t = 0…0.3, rtol 1e-10; error of the force integrals vs rtol 1e-12 with restarts",
-                ["solve", "alpha", "acc/rej", "restarts", "status", "t_end", "error", "ms"], rows)
+            elapsed, result = best_time(lambda run=run, a=a: run(jnp.asarray(a)), repeats=3)
+            rows.append(
+                [
+                    "restart at g_n = 0" if restart_at else "no restarts",
+                    f"{a:g}",
+                    f"{int(result.num_accepted_steps)}/{int(result.num_rejected_steps)}",
+                    f"{int(result.num_restarts)}",
+                    SOLVER_STATUSES[int(result.status)],
+                    f"{float(result.t_end):.3f}",
+                    f"{error_of(result.force_integrals, np.asarray(ref.force_integrals)):.0e}",
+                    f"{1e3 * elapsed:.0f}",
+                ]
+            )
+    print_table(
+        "7. touch-down: the rod (μ = 0.3, g = 10, φ0 = 1.2) dropped from 2 cm at 1 m/s onto the spring-damper "
+        "(k = γ_n = γ_t = α), t = 0…0.3, rtol 1e-10; error of the force integrals vs rtol 1e-12 with restarts",
+        ["solve", "alpha", "acc/rej", "restarts", "status", "t_end", "error", "ms"],
+        rows,
+    )
 
 
 def main() -> None:

@@ -20,19 +20,16 @@ from regcontact.dynamics import (  # noqa: E402
 )
 from regcontact.friction_laws import FRICTION_LAWS, ViscousCoulomb  # noqa: E402
 from regcontact.normal_laws import NORMAL_LAWS, SpringDamper  # noqa: E402
-from regcontact.rigid_references import RigidReferences, rigid_references, select_impulse  # noqa: E402
 from regcontact.resolution import gap_resolution  # noqa: E402
+from regcontact.rigid_references import RigidReferences, rigid_references, select_impulse  # noqa: E402
 from regcontact.rod import PainleveRod, slender_inertia  # noqa: E402
-from regcontact.system import AbstractSystem  # noqa: E402
-from regcontact.two_point_rod import TwoPointRod  # noqa: E402
 from regcontact.run_checks import RUN_CHECKS  # noqa: E402
-from regcontact.solvers import RadauIIA5  # noqa: E402
 from regcontact.simulate import (  # noqa: E402
     IMPLICIT_SOLVERS,
     SOLVER_STATUSES,
     Case,
-    Controls,
     CompliantRun,
+    Controls,
     SolveSettings,
     SweepTimings,
     batch_agreement,
@@ -40,9 +37,12 @@ from regcontact.simulate import (  # noqa: E402
     sweep,
     trajectory,
 )
+from regcontact.solvers import RadauIIA5  # noqa: E402
 from regcontact.study import load_study  # noqa: E402
 from regcontact.study_result import StudyResult  # noqa: E402
+from regcontact.system import AbstractSystem  # noqa: E402
 from regcontact.termination import EVENTS, contact_open, contact_time, effective_normal_mass  # noqa: E402
+from regcontact.two_point_rod import TwoPointRod  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -82,7 +82,6 @@ __all__ = [
     "load_study",
     "rigid",
     "rigid_references",
-
     "scale_parameters",
     "select_impulse",
     "slender_inertia",

@@ -23,8 +23,6 @@ from regcontact.friction_laws import FRICTION_LAWS
 from regcontact.normal_laws import NORMAL_LAWS
 from regcontact.rigid_references import RigidReferences, rigid_references
 from regcontact.rod import PainleveRod
-from regcontact.system import AbstractSystem
-from regcontact.system_config import SYSTEM_KINDS, kind_fields, system_from_config, system_kind
 from regcontact.run_checks import RUN_CHECKS
 from regcontact.simulate import (
     IMPLICIT_SOLVERS,
@@ -36,6 +34,8 @@ from regcontact.simulate import (
 )
 from regcontact.study_result import StudyResult
 from regcontact.switches import RESTART_SURFACES
+from regcontact.system import AbstractSystem
+from regcontact.system_config import SYSTEM_KINDS, kind_fields, system_from_config, system_kind
 from regcontact.termination import EVENTS, contact_time
 
 __all__ = ["KIND", "TABLE_COLUMNS", "build_cases", "check", "run", "schema", "swept_systems"]

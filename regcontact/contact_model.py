@@ -49,9 +49,7 @@ class ContactModel(eqx.Module):
         self.normal = SpringDamper() if normal is None else normal
         self.friction = ViscousCoulomb() if friction is None else friction
         self.normal_exponents = default_exponents(self.normal) if normal_exponents is None else normal_exponents
-        self.friction_exponents = (
-            default_exponents(self.friction) if friction_exponents is None else friction_exponents
-        )
+        self.friction_exponents = default_exponents(self.friction) if friction_exponents is None else friction_exponents
 
     def at_stiffness(self, alpha: Float[Array, ""] | float) -> tuple[eqx.Module, eqx.Module]:
         """The (normal, friction) laws with parameters scaled to stiffness multiplier ``alpha``."""

@@ -37,7 +37,9 @@ def select_impulse(impulses: RigidSolutions, forces: RigidSolutions) -> tuple[np
         return None, "force-acceleration problem solvable but Λ = 0 is not an impulse-velocity solution"
     nonzero = [s for s in impulses if s.mode != "opening"]
     if len(nonzero) == 1:
-        return nonzero[0].reaction, f"force-acceleration problem unsolvable: the one impulsive solution ({nonzero[0].mode})"
+        return nonzero[
+            0
+        ].reaction, f"force-acceleration problem unsolvable: the one impulsive solution ({nonzero[0].mode})"
     return None, f"force-acceleration problem unsolvable and {len(nonzero)} impulsive solutions: none chosen"
 
 
@@ -70,9 +72,7 @@ class RigidReferences:
         if self.impulse_velocity is not None:
             document["impulse_velocity_solutions"] = self.impulse_velocity.as_json()
         if self.time_stepping:
-            document["time_stepping"] = {
-                repr(dt): solutions.as_json() for dt, solutions in self.time_stepping.items()
-            }
+            document["time_stepping"] = {repr(dt): solutions.as_json() for dt, solutions in self.time_stepping.items()}
         return document
 
 

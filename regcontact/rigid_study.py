@@ -25,8 +25,8 @@ from regcontact.rigid import (
     time_stepping,
     time_stepping_convergence,
 )
-from regcontact.system_config import SYSTEM_FIELDS, kind_fields, rod_from_config
 from regcontact.study_result import StudyResult
+from regcontact.system_config import SYSTEM_FIELDS, kind_fields, rod_from_config
 
 __all__ = ["KIND", "TABLE_COLUMNS", "check", "run", "schema"]
 
@@ -58,8 +58,7 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
         "label": cfg.Field(cfg.text, cfg.REQUIRED, "a label for the setup, e.g. 'Sec. 2.1'"),
         "system": overrides,
         "paper": {
-            name: cfg.Field(_PAIRS, None, f"the paper's {name} solutions, [[λ_n, λ_t], ...]")
-            for name in FORMULATIONS
+            name: cfg.Field(_PAIRS, None, f"the paper's {name} solutions, [[λ_n, λ_t], ...]") for name in FORMULATIONS
         },
     }
     return {
@@ -104,8 +103,14 @@ def _rows(
     unmatched = [np.asarray(p) for p in (paper or [])]
     rows = []
     for solution in solutions:
-        row = {"setup": name, "formulation": formulation, "dt": dt, "reaction_n": float(solution.reaction[0]),
-               "reaction_t": float(solution.reaction[1]), "mode": solution.mode}
+        row = {
+            "setup": name,
+            "formulation": formulation,
+            "dt": dt,
+            "reaction_n": float(solution.reaction[0]),
+            "reaction_t": float(solution.reaction[1]),
+            "mode": solution.mode,
+        }
         if paper is not None:
             hits = [i for i, p in enumerate(unmatched) if np.max(np.abs(p - solution.reaction)) <= tolerance]
             if hits:
@@ -115,8 +120,15 @@ def _rows(
                 row.update(matches_paper=False)
         rows.append(row)
     if not rows:
-        rows.append({"setup": name, "formulation": formulation, "dt": dt, "mode": "no solution",
-                     **({"matches_paper": not paper} if paper is not None else {})})
+        rows.append(
+            {
+                "setup": name,
+                "formulation": formulation,
+                "dt": dt,
+                "mode": "no solution",
+                **({"matches_paper": not paper} if paper is not None else {}),
+            }
+        )
     agrees = None if paper is None else (not unmatched and len(paper) == len(solutions))
     return rows, agrees
 
@@ -139,8 +151,10 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
             new_rows, agrees = _rows(name, formulation, step, solutions, setup["paper"][formulation], tolerance)
             rows += new_rows
             if agrees is False:
-                disagreements.append(f"{name}/{formulation}: computed {solutions.reactions.tolist()}, "
-                                     f"paper {setup['paper'][formulation]}")
+                disagreements.append(
+                    f"{name}/{formulation}: computed {solutions.reactions.tolist()}, "
+                    f"paper {setup['paper'][formulation]}"
+                )
         references[name] = {
             "label": setup["label"],
             **{f: sol.as_json() for f, sol in solved.items()},
@@ -152,7 +166,9 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
             summary.append(f"{name}: no δt → 0 convergence measured ({error})")
         else:
             references[name]["time_stepping_convergence"] = {
-                "dt": convergence.dt.tolist(), "distance": convergence.distance.tolist(), "order": convergence.order
+                "dt": convergence.dt.tolist(),
+                "distance": convergence.distance.tolist(),
+                "order": convergence.order,
             }
             summary.append(
                 f"{name}: sticking time-stepping solution → impulse-velocity Λ as δt → 0: measured order "
@@ -165,8 +181,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
     mu_crit = critical_friction(base["mass"], base["length"], inertia)
     phi_star = float(critical_angle(mu_crit))
     a_value = float(painleve_coefficient(base["phi0"], base["mu"], base["mass"], base["length"], inertia))
-    references["appendix_a"] = {"mu_crit": mu_crit, "phi_star_deg": float(np.degrees(phi_star)),
-                                "A_at_base": a_value}
+    references["appendix_a"] = {"mu_crit": mu_crit, "phi_star_deg": float(np.degrees(phi_star)), "A_at_base": a_value}
     summary.append(
         f"Appendix A: μ_crit = {mu_crit:.6f} at φ* = {np.degrees(phi_star):.3f}° (A(φ*(μ), μ) = 0); "
         f"A(φ₀, μ) = {a_value:.4f} for the base rod ({'< 0: Painlevé region' if a_value < 0 else '≥ 0'})"

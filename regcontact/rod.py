@@ -81,13 +81,13 @@ class PainleveRod(AbstractSystem):
 
     # -- kinematics -------------------------------------------------------------------------------------
 
-    def gap(self, q: Float[Array, "3"]) -> Float[Array, "2"]:
+    def gap(self, q: Float[Array, 3]) -> Float[Array, 2]:
         """``(g_n, g_t)`` of Eq. 2."""
         x, y, phi = q
         half = 0.5 * self.length
         return jnp.stack([y - half * jnp.sin(phi), x - half * jnp.cos(phi)])
 
-    def jacobian(self, q: Float[Array, "3"]) -> Float[Array, "2 3"]:
+    def jacobian(self, q: Float[Array, 3]) -> Float[Array, "2 3"]:
         """Contact Jacobian ``J = ∂g/∂q`` of Eq. 3 (rows: normal, tangential)."""
         phi = q[2]
         half = 0.5 * self.length
@@ -99,61 +99,60 @@ class PainleveRod(AbstractSystem):
             ]
         )
 
-    def jacobian_rate(self, q: Float[Array, "3"], v: Float[Array, "3"]) -> Float[Array, "2"]:
+    def jacobian_rate(self, q: Float[Array, 3], v: Float[Array, 3]) -> Float[Array, 2]:
         """``J̇ v``: the velocity-dependent part of ``g̈`` in Eq. 4."""
         phi, omega = q[2], v[2]
         half = 0.5 * self.length
         return jnp.stack([half * jnp.sin(phi) * omega**2, half * jnp.cos(phi) * omega**2])
 
-    def mass_matrix(self, q: Float[Array, "3"] | None = None) -> Float[Array, "3 3"]:
+    def mass_matrix(self, q: Float[Array, 3] | None = None) -> Float[Array, "3 3"]:
         """``M = diag(m, m, I)`` (Eq. 1); constant for the rod (``q`` is not needed)."""
         return jnp.diag(jnp.stack([self.mass, self.mass, self.inertia]))
 
-    def mass_solve(self, q: Float[Array, "3"], force: Float[Array, "3"]) -> Float[Array, "3"]:
+    def mass_solve(self, q: Float[Array, 3], force: Float[Array, 3]) -> Float[Array, 3]:
         """``M⁻¹ f`` by division (the mass matrix is diagonal)."""
         return force / jnp.stack([self.mass, self.mass, self.inertia])
 
-    def applied_force(self) -> Float[Array, "3"]:
+    def applied_force(self) -> Float[Array, 3]:
         """Generalised applied force ``(f_x, f_y, τ)`` with ``f_y = −m g``."""
         return jnp.stack([self.force_x, -self.mass * self.gravity, self.torque])
 
     # -- the system interface (one contact) ---------------------------------------------------------------
 
-    def forces(self, q: Float[Array, "3"], v: Float[Array, "3"], t: ArrayLike = 0.0) -> Float[Array, "3"]:
+    def forces(self, q: Float[Array, 3], v: Float[Array, 3], t: ArrayLike = 0.0) -> Float[Array, 3]:
         """``h``: the constant applied loads."""
         return self.applied_force()
 
-    def gaps(self, q: Float[Array, "3"]) -> Float[Array, "1 2"]:
+    def gaps(self, q: Float[Array, 3]) -> Float[Array, "1 2"]:
         return self.gap(q)[None]
 
-    def jacobians(self, q: Float[Array, "3"]) -> Float[Array, "1 2 3"]:
+    def jacobians(self, q: Float[Array, 3]) -> Float[Array, "1 2 3"]:
         return self.jacobian(q)[None]
 
-    def jacobian_rates(self, q: Float[Array, "3"], v: Float[Array, "3"]) -> Float[Array, "1 2"]:
+    def jacobian_rates(self, q: Float[Array, 3], v: Float[Array, 3]) -> Float[Array, "1 2"]:
         return self.jacobian_rate(q, v)[None]
 
     @property
-    def friction_coefficients(self) -> Float[Array, "1"]:
+    def friction_coefficients(self) -> Float[Array, 1]:
         return self.mu[None]
 
     @property
     def length_scale(self) -> Float[Array, ""]:
         return self.length
 
-    def potential_energy(self, q: Float[Array, "3"]) -> Float[Array, ""]:
+    def potential_energy(self, q: Float[Array, 3]) -> Float[Array, ""]:
         """``m g y − τ φ − f_x x``."""
         return self.mass * self.gravity * q[1] - self.torque * q[2] - self.force_x * q[0]
 
-    def kinetic_energy(self, q: Float[Array, "3"], v: Float[Array, "3"]) -> Float[Array, ""]:
+    def kinetic_energy(self, q: Float[Array, 3], v: Float[Array, 3]) -> Float[Array, ""]:
         return 0.5 * (self.mass * (v[0] ** 2 + v[1] ** 2) + self.inertia * v[2] ** 2)
 
     # -- state ------------------------------------------------------------------------------------------
 
-    def initial_state(self) -> tuple[Float[Array, "3"], Float[Array, "3"]]:
+    def initial_state(self) -> tuple[Float[Array, 3], Float[Array, 3]]:
         """``(q₀, v₀)``: lower end at the origin, in contact, at rest in the normal direction."""
         half = 0.5 * self.length
         c, s = jnp.cos(self.phi0), jnp.sin(self.phi0)
         q0 = jnp.stack([half * c, half * s, self.phi0])
         v0 = jnp.stack([self.vx0, half * c * self.omega0, self.omega0])
         return q0, v0
-

@@ -8,8 +8,8 @@ fails is reported in :data:`RUN_CHECKS` order, 0 meaning all passed:
 
 ``spurious_event``
     The run ended at a lift-off event but the contact that opened last (the smallest gap) is not separating
-    there: its normal speed is not above the round-off scale ``ε_v`` (:mod:`regcontact.resolution`). A real lift-off through ``g_n = ε_g`` has
-    ``ġ_n ≥ √(2 b ε_g) ≫ ε_v``.
+    there: its normal speed is not above the round-off scale ``ε_v`` (:mod:`regcontact.resolution`). A real
+    lift-off through ``g_n = ε_g`` has ``ġ_n ≥ √(2 b ε_g) ≫ ε_v``.
 ``missed_switch``
     The run reached ``t_max`` on the wrong side of a restart surface: past the exit of the contact state it was
     holding (e.g. held open with ``g_n < 0``), so a switch was missed.

@@ -28,10 +28,10 @@ from jaxtyping import Array, ArrayLike, Bool, Float, Int
 
 from regcontact.contact_model import ContactModel
 from regcontact.dynamics import CompliantState, CompliantSystem, initial_state, vector_field
-from regcontact.system import AbstractSystem
 from regcontact.run_checks import check_run
 from regcontact.solvers import CrossingBisection, RadauIIA5
 from regcontact.switches import RESTART_SURFACES, exit_condition
+from regcontact.system import AbstractSystem
 from regcontact.termination import EVENTS
 
 __all__ = [
@@ -153,7 +153,7 @@ class CompliantRun(eqx.Module):
     num_restarts: Int[Array, ""]
 
     @property
-    def ok(self) -> Bool[Array, "..."]:
+    def ok(self) -> Bool[Array, ...]:
         """Finished (``successful`` or ``event_occurred``) and passed every check."""
         return (self.status <= 1) & (self.check == 0)
 
@@ -269,7 +269,9 @@ def solve(
         raise ValueError(f"restart at 'contact' needs a normal law with a contact_force branch, not {normal!r}")
     surfaces = [RESTART_SURFACES[name] for name in settings.restart_at]
     k = system.NUM_CONTACTS
-    above = jnp.stack([surface.starts_above(state0, args) for surface in surfaces]) if surfaces else jnp.zeros((0, k), bool)
+    above = (
+        jnp.stack([surface.starts_above(state0, args) for surface in surfaces]) if surfaces else jnp.zeros((0, k), bool)
+    )
 
     def unfinished(carry):
         *_, finished = carry
@@ -342,7 +344,9 @@ def trajectory(
     normal, friction = contact.at_stiffness(alpha)
     args = CompliantSystem(system=system, normal=normal, friction=friction)
     no_surfaces = jnp.zeros((0, system.NUM_CONTACTS), bool)
-    sol = _diffeqsolve(args, jnp.asarray(0.0), initial_state(system), controls, settings, no_surfaces, diffrax.SaveAt(ts=ts))
+    sol = _diffeqsolve(
+        args, jnp.asarray(0.0), initial_state(system), controls, settings, no_surfaces, diffrax.SaveAt(ts=ts)
+    )
     return sol.ys, _status_index(sol.result)
 
 
@@ -446,7 +450,7 @@ def sweep(
         index = np.minimum(np.arange(first, first + chunk), total - 1)
         result = jax.block_until_ready(compiled(_take(cases, index)))
         count = min(chunk, total - first)
-        pieces.append(jtu.tree_map(lambda leaf: np.asarray(leaf)[:count], result))
+        pieces.append(jtu.tree_map(lambda leaf, count=count: np.asarray(leaf)[:count], result))
         say(f"solved {first + count}/{total} cases ({time.perf_counter() - start:.2f} s)")
     run_s = time.perf_counter() - start
     runs = jtu.tree_map(lambda *leaves: np.concatenate(leaves), *pieces)

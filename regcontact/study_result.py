@@ -138,7 +138,7 @@ def write_results(
     document = {
         "study": result.name,
         "kind": result.kind,
-        "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "command": command or [],
         "config": config,
         "references": result.references,

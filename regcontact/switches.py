@@ -86,7 +86,9 @@ def _normal_gaps(state: CompliantState, args: CompliantSystem) -> Float[Array, "
 
 
 def _hold_contacts(args: CompliantSystem, above: Bool[Array, " k"]) -> CompliantSystem:
-    return CompliantSystem(system=args.system, normal=FrozenContact(law=args.normal, closed=~above), friction=args.friction)
+    return CompliantSystem(
+        system=args.system, normal=FrozenContact(law=args.normal, closed=~above), friction=args.friction
+    )
 
 
 #: Restart surfaces by config name. ``contact``: touch-down (``g_n`` falls below 0) and lift-off (``g_n`` rises

@@ -107,7 +107,9 @@ class SystemKind:
 #: System kinds by their config name.
 SYSTEM_KINDS: dict[str, SystemKind] = {
     "painleve_rod": SystemKind(SYSTEM_FIELDS, lambda system: rod_from_config(system), "the Painlevé rod, one contact"),
-    "two_point_rod": SystemKind(TWO_POINT_ROD_FIELDS, _two_point_rod_from_config, "the rod with both ends, two contacts"),
+    "two_point_rod": SystemKind(
+        TWO_POINT_ROD_FIELDS, _two_point_rod_from_config, "the rod with both ends, two contacts"
+    ),
 }
 
 DEFAULT_KIND = "painleve_rod"

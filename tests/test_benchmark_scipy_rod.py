@@ -14,15 +14,23 @@ import pytest
 
 from benchmarks.scipy_rod import ScipyRod
 from regcontact.contact_model import ContactModel
-from regcontact.dynamics import CompliantSystem, contact_forces, initial_state, flat_vector_field
+from regcontact.dynamics import CompliantSystem, contact_forces, flat_vector_field, initial_state
 from regcontact.rod import PainleveRod
 
 # (normal branch, friction branch): open; closed approaching / separating; viscous band or Coulomb limit ±
 BRANCHES = [
-    ("open", "any"), ("open", "any"),
-    ("approaching", "viscous"), ("approaching", "coulomb+"), ("approaching", "coulomb-"),
-    ("separating", "viscous"), ("separating", "coulomb+"), ("separating", "coulomb-"),
-    ("approaching", "viscous"), ("separating", "viscous"), ("approaching", "coulomb-"), ("separating", "coulomb+"),
+    ("open", "any"),
+    ("open", "any"),
+    ("approaching", "viscous"),
+    ("approaching", "coulomb+"),
+    ("approaching", "coulomb-"),
+    ("separating", "viscous"),
+    ("separating", "coulomb+"),
+    ("separating", "coulomb-"),
+    ("approaching", "viscous"),
+    ("separating", "viscous"),
+    ("approaching", "coulomb-"),
+    ("separating", "coulomb+"),
 ]
 
 _field = jax.jit(flat_vector_field)
@@ -38,8 +46,14 @@ def random_case(index: int):
     """A random rod and state in branch ``BRANCHES[index]``, at α ≈ 10^((7 index) mod 13): 1 … 1e12 over the cases."""
     normal_branch, friction_branch = BRANCHES[index]
     rng = np.random.default_rng(1000 + index)
-    rod = PainleveRod(mass=rng.uniform(0.5, 2.0), length=rng.uniform(0.5, 3.0), gravity=rng.uniform(0.5, 10.0),
-                      torque=rng.normal(), force_x=rng.normal(), mu=rng.uniform(0.2, 2.0))
+    rod = PainleveRod(
+        mass=rng.uniform(0.5, 2.0),
+        length=rng.uniform(0.5, 3.0),
+        gravity=rng.uniform(0.5, 10.0),
+        torque=rng.normal(),
+        force_x=rng.normal(),
+        mu=rng.uniform(0.2, 2.0),
+    )
     alpha = 10.0 ** ((7 * index) % 13 + rng.uniform(-0.3, 0.3))
     args, numpy_rod = both(rod, alpha)
     h = 0.5 * float(rod.length)

@@ -26,7 +26,12 @@ RTOL, ATOL = 1e-10, 1e-12
 
 def _batch(rod, alphas):
     cases = [
-        Case(rod, MODEL, jnp.asarray(a, float), Controls(RTOL, ATOL, contact_time(rod, MODEL.at_stiffness(a)[0].stiffness)))
+        Case(
+            rod,
+            MODEL,
+            jnp.asarray(a, float),
+            Controls(RTOL, ATOL, contact_time(rod, MODEL.at_stiffness(a)[0].stiffness)),
+        )
         for a in alphas
     ]
     return jtu.tree_map(lambda *leaves: jnp.stack(leaves), *cases)
@@ -82,8 +87,14 @@ def test_a_case_does_not_depend_on_the_batch_it_runs_in():
     padded, _ = sweep(other_rods, SETTINGS, chunk_size=2)  # chunks [1e4, 1e7], [1e8, 1e8 (padding)]
     for batch, index in ((among, 2), (padded, 2)):
         assert batch.ok[index] and alone.ok[0]
-        assert_lanes_agree(batch.state_end.flat[index], alone.state_end.flat[0], SETTINGS.solver, RTOL, ATOL,
-                           steps=(batch.num_accepted_steps[index], alone.num_accepted_steps[0]))
+        assert_lanes_agree(
+            batch.state_end.flat[index],
+            alone.state_end.flat[0],
+            SETTINGS.solver,
+            RTOL,
+            ATOL,
+            steps=(batch.num_accepted_steps[index], alone.num_accepted_steps[0]),
+        )
 
 
 def test_the_promise_fails_for_a_lane_interaction():

@@ -15,7 +15,7 @@ import pytest
 import regcontact  # noqa: F401  (float64)
 from regcontact.config import ConfigError
 from regcontact.contact_model import ContactModel
-from regcontact.dynamics import CompliantSystem, initial_state, flat_vector_field
+from regcontact.dynamics import CompliantSystem, flat_vector_field, initial_state
 from regcontact.friction_laws import FRICTION_LAWS, ViscousCoulomb
 from regcontact.normal_laws import NORMAL_LAWS, ChampneysFastScale, ClippedKelvinVoigt, HuntCrossley, SpringDamper
 from regcontact.rod import PainleveRod
@@ -180,9 +180,16 @@ def energy_along(contact: ContactModel) -> tuple[jnp.ndarray, jnp.ndarray]:
     rod, y0 = bouncing_rod()
     normal, friction = contact.at_stiffness(ALPHA)
     sol = diffrax.diffeqsolve(
-        diffrax.ODETerm(flat_vector_field), RadauIIA5(radau5_tolerances=False), 0.0, SAMPLES[-1], None, y0,
-        args=CompliantSystem(system=rod, normal=normal, friction=friction), saveat=diffrax.SaveAt(ts=SAMPLES),
-        stepsize_controller=diffrax.PIDController(rtol=RTOL, atol=RTOL * 1e-2), max_steps=20_000,
+        diffrax.ODETerm(flat_vector_field),
+        RadauIIA5(radau5_tolerances=False),
+        0.0,
+        SAMPLES[-1],
+        None,
+        y0,
+        args=CompliantSystem(system=rod, normal=normal, friction=friction),
+        saveat=diffrax.SaveAt(ts=SAMPLES),
+        stepsize_controller=diffrax.PIDController(rtol=RTOL, atol=RTOL * 1e-2),
+        max_steps=20_000,
     )
     q, v = sol.ys[:, :3], sol.ys[:, 3:6]
     gap = jax.vmap(rod.gap)(q)[:, 0]

@@ -84,7 +84,9 @@ def _bouncing_energy(args: CompliantSystem):
     """Energy along a rod dropped onto the ground, rotating: many contact openings and closings."""
     rod = args.system
     phi0 = 0.6
-    y0 = jnp.array([0.5 * rod.length * np.cos(phi0), 0.5 * rod.length * np.sin(phi0) + 0.05, phi0, 0.3, -1.0, 2.0, 0, 0])
+    y0 = jnp.array(
+        [0.5 * rod.length * np.cos(phi0), 0.5 * rod.length * np.sin(phi0) + 0.05, phi0, 0.3, -1.0, 2.0, 0, 0]
+    )
     ts = jnp.linspace(0.0, 2.0, 401)
     sol = diffrax.diffeqsolve(
         diffrax.ODETerm(flat_vector_field),

@@ -21,8 +21,20 @@ TABLE1 = Path(__file__).parents[1] / "studies" / "table1.toml"
 def test_failed_rows_are_blank_marked_failed_and_named_by_every_swept_key(tmp_path, capsys):
     """Two rods at α = 1e8 with a budget of 240 steps (they need 269 and 286; at α = 1e3, 159 and 205): both fail."""
     out = tmp_path / "out"
-    code = main(["run", str(TABLE1), "--out", str(out), "--set", "sweep.alpha=[1e3, 1e8]",
-                 "--set", "sweep.mu=[1.5, 2.0]", "--set", "solver.max_steps=240"])
+    code = main(
+        [
+            "run",
+            str(TABLE1),
+            "--out",
+            str(out),
+            "--set",
+            "sweep.alpha=[1e3, 1e8]",
+            "--set",
+            "sweep.mu=[1.5, 2.0]",
+            "--set",
+            "solver.max_steps=240",
+        ]
+    )
     printed = capsys.readouterr().out
     assert code == 1
     failed = [line for line in printed.splitlines() if line.startswith("FAILED")]
@@ -36,8 +48,10 @@ def test_failed_rows_are_blank_marked_failed_and_named_by_every_swept_key(tmp_pa
     good = [row for row in rows if float(row["alpha"]) == 1e3]
     assert all(row["termination"] == "time_limit" and float(row["int_lambda_n"]) > 0 for row in good)
     partial = json.loads((out / "results.json").read_text())["partial_results"]
-    assert [(p["alpha"], p["mu"], p["status"]) for p in partial] == [(1e8, 1.5, "max_steps_reached"),
-                                                                     (1e8, 2.0, "max_steps_reached")]
+    assert [(p["alpha"], p["mu"], p["status"]) for p in partial] == [
+        (1e8, 1.5, "max_steps_reached"),
+        (1e8, 2.0, "max_steps_reached"),
+    ]
     assert all(0 < p["t_end"] and p["int_lambda_n"] > 0 for p in partial)  # kept, under a name that says so
 
 

@@ -6,7 +6,13 @@ from regcontact.figures import FIGURE_MODULES, load_figures
 
 def test_every_figure_module_registers_its_figures(capsys):
     figures = load_figures()
-    assert {"preclik_fig3_impulse_velocity_solutions", "preclik_fig6_compliant_forces", "preclik_fig7_force_integrals", "champneys_fig9_mode_regions", "champneys_fig12_fast_scale_portraits"} <= set(figures)
+    assert {
+        "preclik_fig3_impulse_velocity_solutions",
+        "preclik_fig6_compliant_forces",
+        "preclik_fig7_force_integrals",
+        "champneys_fig9_mode_regions",
+        "champneys_fig12_fast_scale_portraits",
+    } <= set(figures)
     assert {draw.__module__ for draw in figures.values()} == set(FIGURE_MODULES)
     assert main(["figures", "--list"]) == 0
     assert capsys.readouterr().out.split() == sorted(figures)

@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
-
 from lcp_exact_oracle import exact_lemke
+
 from regcontact.lcp import lcp_residual, lemke
 
 ROUND_OFF = 1e-13  # relative residuals of a correct z: a few ulps of the data scale

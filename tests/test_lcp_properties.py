@@ -15,8 +15,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
-
 from lcp_exact_oracle import exact_lemke
+
 from regcontact.lcp import all_solutions, lcp_residual, lemke
 
 ROUND_OFF = 1e-12

@@ -6,7 +6,11 @@ ROOT = Path(__file__).parents[1]
 
 
 def test_ci_runs_the_readme_test_command():
-    ci_lines = [line for line in (ROOT / ".ci" / "run").read_text().splitlines() if line and not line.startswith(("#", "set ", "cd "))]
+    ci_lines = [
+        line
+        for line in (ROOT / ".ci" / "run").read_text().splitlines()
+        if line and not line.startswith(("#", "set ", "cd "))
+    ]
     assert len(ci_lines) == 1
     readme = (ROOT / "README.md").read_text()
     assert f"\n{ci_lines[0]}\n" in readme

@@ -69,8 +69,17 @@ def _scipy_reference(alpha: float, rtol: float = 1e-10) -> np.ndarray:
     t, state, closed = 0.0, np.asarray(Y0.flat, float), False
     while t < T_END:
         event = lift_off if closed else touch_down
-        sol = solve_ivp(field, (t, T_END), state, method="Radau", rtol=rtol, atol=rtol * 1e-2, events=event,
-                        args=(closed,), jac=jacobian)
+        sol = solve_ivp(
+            field,
+            (t, T_END),
+            state,
+            method="Radau",
+            rtol=rtol,
+            atol=rtol * 1e-2,
+            events=event,
+            args=(closed,),
+            jac=jacobian,
+        )
         assert sol.success, sol.message
         t, state = sol.t[-1], sol.y[:, -1]
         if sol.status == 1:
@@ -109,7 +118,13 @@ def test_a_lift_off_event_without_separation_is_a_failure():
     normal, friction = ContactModel().at_stiffness(1e8)
     args = CompliantSystem(ROD, normal, friction)
     at_rest = initial_state(PainleveRod())
-    check = check_run(CompliantSystem(PainleveRod(), normal, friction), at_rest, at_rest, jnp.asarray(1),
-                      jnp.asarray(False), jnp.asarray(1e-10))
+    check = check_run(
+        CompliantSystem(PainleveRod(), normal, friction),
+        at_rest,
+        at_rest,
+        jnp.asarray(1),
+        jnp.asarray(False),
+        jnp.asarray(1e-10),
+    )
     assert RUN_CHECKS[int(check)] == "spurious_event"
     del args

@@ -132,7 +132,9 @@ def test_critical_friction_of_other_rods_matches_the_closed_form(mass, length, i
 @pytest.mark.parametrize("inertia", [None, 0.2, 1.0])
 def test_critical_angle_minimises_A_whatever_the_rod(mu, inertia):
     numeric = minimize_scalar(
-        lambda phi: float(painleve_coefficient(phi, mu, 1.0, 2.0, inertia)), bounds=(0, np.pi / 2), method="bounded",
+        lambda phi: float(painleve_coefficient(phi, mu, 1.0, 2.0, inertia)),
+        bounds=(0, np.pi / 2),
+        method="bounded",
         options={"xatol": 1e-12},
     )
     assert critical_angle(mu) == pytest.approx(numeric.x, abs=1e-6)

@@ -45,7 +45,10 @@ def test_delassus_matrix_matches_preclik_eq_4():
     I = slender_inertia(m, l)
     c, s = np.cos(phi), np.sin(phi)
     expected = np.array(
-        [[1 / m + l**2 / (4 * I) * c**2, -(l**2) / (4 * I) * s * c], [-(l**2) / (4 * I) * s * c, 1 / m + l**2 / (4 * I) * s**2]]
+        [
+            [1 / m + l**2 / (4 * I) * c**2, -(l**2) / (4 * I) * s * c],
+            [-(l**2) / (4 * I) * s * c, 1 / m + l**2 / (4 * I) * s**2],
+        ]
     )
     np.testing.assert_allclose(W, expected, rtol=1e-14)
     assert np.all(np.linalg.eigvalsh(np.asarray(W)) > 0)

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from lcp_exact_oracle import exact_lemke
 from scipy.linalg import cho_factor, solve_triangular
 from scipy.optimize import nnls
 
-from lcp_exact_oracle import exact_lemke
 from regcontact.lcp import all_solutions, lcp_residual, lemke, read_siconos_lcp
 
 SICONOS = Path(__file__).resolve().parents[1] / ".." / "shared" / "peer-tests" / "siconos-lcp"
@@ -21,7 +21,8 @@ FILES = sorted(SICONOS.glob("*.dat")) if SICONOS.is_dir() else []
 MAX_ENUMERATION_SIZE = 16
 needs_siconos = pytest.mark.skipif(not FILES, reason=f"Siconos LCP problems not found in {SICONOS}")
 each_problem = pytest.mark.parametrize(
-    "path", FILES or [pytest.param(None, marks=pytest.mark.skip(reason=f"no Siconos LCP problems in {SICONOS}"))],
+    "path",
+    FILES or [pytest.param(None, marks=pytest.mark.skip(reason=f"no Siconos LCP problems in {SICONOS}"))],
     ids=lambda p: p.stem if p else "none",
 )
 

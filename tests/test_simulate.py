@@ -7,7 +7,7 @@ import numpy as np
 
 from regcontact.contact_model import ContactModel
 from regcontact.rod import PainleveRod
-from regcontact.simulate import SOLVER_STATUSES, Case, Controls, SolveSettings, _COMPILED, solve, sweep
+from regcontact.simulate import _COMPILED, SOLVER_STATUSES, Case, Controls, SolveSettings, solve, sweep
 from regcontact.termination import contact_time
 from tests.batch_promise import assert_lanes_agree
 
@@ -34,8 +34,15 @@ def test_sweep_equals_single_solves():
     for i in range(len(alphas)):
         alone = single(jtu.tree_map(lambda leaf: leaf[i], batch))
         # CPU: round-off and the same steps; GPU: other kernels, so within the solver's tolerance (issue 13)
-        assert_lanes_agree(runs.state_end.flat[i], alone.state_end.flat, SETTINGS.solver, 1e-7, 1e-9,
-                           steps=(runs.num_accepted_steps[i], alone.num_accepted_steps), same_compilation=False)
+        assert_lanes_agree(
+            runs.state_end.flat[i],
+            alone.state_end.flat,
+            SETTINGS.solver,
+            1e-7,
+            1e-9,
+            steps=(runs.num_accepted_steps[i], alone.num_accepted_steps),
+            same_compilation=False,
+        )
         assert runs.termination[i] == alone.termination
 
 
@@ -45,8 +52,14 @@ def test_chunked_sweep_equals_one_chunk_and_compiles_once():
     compiled_before = len(_COMPILED)
     chunked, _ = sweep(batch, SETTINGS, chunk_size=2)
     assert len(_COMPILED) == compiled_before + 1  # one compilation for chunks of 2, reused for all three chunks
-    assert_lanes_agree(chunked.state_end.flat, whole.state_end.flat, SETTINGS.solver, 1e-7, 1e-9,
-                       steps=(chunked.num_accepted_steps, whole.num_accepted_steps))
+    assert_lanes_agree(
+        chunked.state_end.flat,
+        whole.state_end.flat,
+        SETTINGS.solver,
+        1e-7,
+        1e-9,
+        steps=(chunked.num_accepted_steps, whole.num_accepted_steps),
+    )
     again, timings = sweep(_cases([2e3, 2e4, 2e5, 2e6, 2e7]), SETTINGS, chunk_size=2)
     assert len(_COMPILED) == compiled_before + 1  # new values of alpha and t_max: no new compilation
     assert not np.array_equal(again.state_end.flat, chunked.state_end.flat)
@@ -65,8 +78,14 @@ def test_a_failed_case_is_reported_and_the_rest_of_the_batch_stands():
     assert statuses[1] == "max_steps_reached"
     assert statuses[0] == statuses[2] == "successful"
     # the same case in lanes 0 and 2: equal to round-off (lanes in a SIMD body and tail may round differently)
-    assert_lanes_agree(runs.state_end.flat[0], runs.state_end.flat[2], SETTINGS.solver, 1e-7, 1e-9,
-                       steps=(runs.num_accepted_steps[0], runs.num_accepted_steps[2]))
+    assert_lanes_agree(
+        runs.state_end.flat[0],
+        runs.state_end.flat[2],
+        SETTINGS.solver,
+        1e-7,
+        1e-9,
+        steps=(runs.num_accepted_steps[0], runs.num_accepted_steps[2]),
+    )
 
 
 def test_every_diffrax_result_has_a_status_and_none_defaults_to_success():

@@ -72,8 +72,15 @@ def test_order_five_with_fixed_steps():
 
     errors = []
     for dt in [0.2, 0.1, 0.05]:
-        sol = diffrax.diffeqsolve(diffrax.ODETerm(vector_field), solver, 0.0, 2.0, dt, jnp.array([1.0]),
-                                  stepsize_controller=diffrax.ConstantStepSize())
+        sol = diffrax.diffeqsolve(
+            diffrax.ODETerm(vector_field),
+            solver,
+            0.0,
+            2.0,
+            dt,
+            jnp.array([1.0]),
+            stepsize_controller=diffrax.ConstantStepSize(),
+        )
         errors.append(abs(float(sol.ys[-1, 0] - exact(2.0))))
     orders = np.log2(np.array(errors[:-1]) / np.array(errors[1:]))
     assert np.all(orders > 4.7), orders
@@ -93,8 +100,15 @@ def _prothero_robinson_exact(t, L):
 @eqx.filter_jit
 def _solve_linear(solver, L, rtol):
     return diffrax.diffeqsolve(
-        diffrax.ODETerm(_prothero_robinson), solver, 0.0, 2.0, None, jnp.array([1.0]), args=L,
-        saveat=diffrax.SaveAt(steps=True), stepsize_controller=diffrax.PIDController(rtol=rtol, atol=rtol * 1e-2),
+        diffrax.ODETerm(_prothero_robinson),
+        solver,
+        0.0,
+        2.0,
+        None,
+        jnp.array([1.0]),
+        args=L,
+        saveat=diffrax.SaveAt(steps=True),
+        stepsize_controller=diffrax.PIDController(rtol=rtol, atol=rtol * 1e-2),
         max_steps=1000,
     )
 
@@ -124,8 +138,16 @@ def test_dense_output_has_order_three():
     errors = []
     for dt in [0.2, 0.1, 0.05]:
         mids = jnp.arange(dt / 2, 2.0, dt)
-        sol = diffrax.diffeqsolve(diffrax.ODETerm(vector_field), solver, 0.0, 2.0, dt, jnp.array([1.0]),
-                                  saveat=diffrax.SaveAt(ts=mids), stepsize_controller=diffrax.ConstantStepSize())
+        sol = diffrax.diffeqsolve(
+            diffrax.ODETerm(vector_field),
+            solver,
+            0.0,
+            2.0,
+            dt,
+            jnp.array([1.0]),
+            saveat=diffrax.SaveAt(ts=mids),
+            stepsize_controller=diffrax.ConstantStepSize(),
+        )
         exact = 1.5 * np.exp(-mids) + 0.5 * (np.sin(mids) - np.cos(mids))
         errors.append(np.max(np.abs(np.asarray(sol.ys[:, 0]) - exact)))
     orders = np.log2(np.array(errors[:-1]) / np.array(errors[1:]))
@@ -137,7 +159,14 @@ def test_dense_output_locates_an_event_in_a_fast_transient():
     L = 1e6
     event = diffrax.Event(lambda t, y, args, **kw: y[0] - 0.5, root_finder=optx.Newton(rtol=1e-12, atol=1e-15))
     sol = diffrax.diffeqsolve(
-        diffrax.ODETerm(_prothero_robinson), RadauIIA5(), 0.0, 2.0, None, jnp.array([1.0]), args=L, event=event,
+        diffrax.ODETerm(_prothero_robinson),
+        RadauIIA5(),
+        0.0,
+        2.0,
+        None,
+        jnp.array([1.0]),
+        args=L,
+        event=event,
         stepsize_controller=diffrax.PIDController(rtol=1e-10, atol=1e-12),
     )
     exact = brentq(lambda t: _prothero_robinson_exact(t, L) - 0.5, 0.0, 10 / L, xtol=1e-16, rtol=1e-15)
@@ -155,7 +184,13 @@ def test_dense_output_locates_touch_down_in_free_flight():
 
     event = diffrax.Event(lambda t, y, args, **kw: y[0], root_finder=optx.Newton(rtol=1e-14, atol=1e-15))
     sol = diffrax.diffeqsolve(
-        diffrax.ODETerm(free_fall), RadauIIA5(), 0.0, 5.0, None, jnp.array([height, velocity]), event=event,
+        diffrax.ODETerm(free_fall),
+        RadauIIA5(),
+        0.0,
+        5.0,
+        None,
+        jnp.array([height, velocity]),
+        event=event,
         stepsize_controller=diffrax.PIDController(rtol=1e-6, atol=1e-8),
     )
     exact = (velocity + np.sqrt(velocity**2 + 2 * gravity * height)) / gravity
@@ -207,8 +242,9 @@ def test_switch_aware_solve_with_several_switches_against_a_tight_reference():
         return solve(rod, contact, jnp.asarray(1e8), Controls(rtol=rtol, atol=rtol * 1e-2, t_max=0.5), settings, y0)
 
     result = run(jnp.asarray(1e-10), SolveSettings(solver="RadauIIA5", events=(), restart_at=("contact",)))
-    reference = run(jnp.asarray(1e-12), SolveSettings(solver="RadauIIA5_literal_tolerances", events=(),
-                                                      restart_at=("contact",)))
+    reference = run(
+        jnp.asarray(1e-12), SolveSettings(solver="RadauIIA5_literal_tolerances", events=(), restart_at=("contact",))
+    )
     assert int(result.status) == int(reference.status) == 0
     assert int(result.num_restarts) >= 4 and int(reference.num_restarts) >= 4
     np.testing.assert_allclose(np.asarray(result.state_end.flat), np.asarray(reference.state_end.flat), atol=1e-7)
@@ -218,24 +254,40 @@ def test_vmapped_and_single_solves_agree():
     """The force integrals agree to round-off. At α = 1e12 the contact force itself carries round-off of about
     1e-4 (k g_n with k = 1e12 and g_n from O(1) coordinates), so batched and single arithmetic, equal up to the
     last bit, may take a few different steps; at α = 1e3 the steps are the same."""
-    loaded = load_study(TABLE1, ["solver.name=RadauIIA5", "solver.rtol=1e-10", "solver.atol=1e-12",
-                                 "sweep.alpha=[1e3, 1e12]"])
+    loaded = load_study(
+        TABLE1, ["solver.name=RadauIIA5", "solver.rtol=1e-10", "solver.atol=1e-12", "sweep.alpha=[1e3, 1e12]"]
+    )
     _, cases = build_cases(loaded.config)
     runs, _ = sweep(cases, TABLE1_SETTINGS)
     for i, alpha in enumerate(np.asarray(cases.alpha)):
         single = _table1_run(jnp.asarray(alpha), jnp.asarray(1e-10), TABLE1_SETTINGS)
         steps = np.array([runs.num_accepted_steps[i], runs.num_rejected_steps[i]])
         single_steps = np.array([int(single.num_accepted_steps), int(single.num_rejected_steps)])
-        assert_lanes_agree(runs.force_integrals[i], single.force_integrals, "RadauIIA5", 1e-10, 1e-12,
-                           steps=(steps, single_steps) if alpha < 1e4 else None, same_compilation=False)
+        assert_lanes_agree(
+            runs.force_integrals[i],
+            single.force_integrals,
+            "RadauIIA5",
+            1e-10,
+            1e-12,
+            steps=(steps, single_steps) if alpha < 1e4 else None,
+            same_compilation=False,
+        )
         assert np.all(np.abs(steps - single_steps) <= 0.05 * single_steps.sum()), (steps, single_steps)
 
 
 def test_a_case_that_cannot_finish_is_reported_and_the_batch_stands():
     """A budget of 200 steps: α = 1e3 needs about 160 at rtol 1e-10, α = 1e8 about 270. The second case says
     that it ran out of steps and where it stopped; the first is the same as alone."""
-    loaded = load_study(TABLE1, ["solver.name=RadauIIA5", "solver.rtol=1e-10", "solver.atol=1e-12",
-                                 "solver.max_steps=200", "sweep.alpha=[1e3, 1e8]"])
+    loaded = load_study(
+        TABLE1,
+        [
+            "solver.name=RadauIIA5",
+            "solver.rtol=1e-10",
+            "solver.atol=1e-12",
+            "solver.max_steps=200",
+            "sweep.alpha=[1e3, 1e8]",
+        ],
+    )
     result = run_study(loaded.config)
     good, stalled = result.rows
     assert good["status"] == "successful" and good["termination"] == "time_limit"
@@ -243,5 +295,6 @@ def test_a_case_that_cannot_finish_is_reported_and_the_batch_stands():
     assert stalled["termination"] == "failed" and stalled["int_lambda_n"] is None  # no result, not a partial one
     assert result.failures == ["alpha=1e+08: max_steps_reached"]
     reference = _table1_run(jnp.asarray(1e3), jnp.asarray(1e-13), REFERENCE_SETTINGS)
-    np.testing.assert_allclose([good["int_lambda_n"], good["int_lambda_t"]], np.asarray(reference.force_integrals),
-                               atol=1e-9)
+    np.testing.assert_allclose(
+        [good["int_lambda_n"], good["int_lambda_t"]], np.asarray(reference.force_integrals), atol=1e-9
+    )

@@ -42,8 +42,9 @@ STATES = {  # label: (φ, μ, ω, Champneys slip u₀)
 
 
 def _rod(phi, mu, omega, slip):
-    return PainleveRod(mass=1.0, length=2.0, gravity=1.0, mu=mu, phi0=phi, omega0=omega,
-                       vx0=-slip - np.sin(phi) * omega)
+    return PainleveRod(
+        mass=1.0, length=2.0, gravity=1.0, mu=mu, phi0=phi, omega0=omega, vx0=-slip - np.sin(phi) * omega
+    )
 
 
 def _outcome(rod, opened, y_end, slip0):

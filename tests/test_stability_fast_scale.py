@@ -32,18 +32,25 @@ def test_contact_law_eqs_30_31():
 
 
 @pytest.mark.parametrize(("k", "q"), CONTACT_LAWS)
-@pytest.mark.parametrize(("b", "B", "mu", "slip_sign"), [(-1.0, 0.5, 0.5, 1.0), (1.0, 0.5, 3.0, 1.0),
-                                                        (-0.4, -0.5, 0.7, -1.0), (2.0, -0.5, 3.0, -1.0)])
+@pytest.mark.parametrize(
+    ("b", "B", "mu", "slip_sign"),
+    [(-1.0, 0.5, 0.5, 1.0), (1.0, 0.5, 3.0, 1.0), (-0.4, -0.5, 0.7, -1.0), (2.0, -0.5, 3.0, -1.0)],
+)
 def test_slip_eigenvalues_formula_equals_autodiff(k, q, b, B, mu, slip_sign):
     """Sec. 4.3: [[0, 1], [p k, p q]] at the slip equilibrium, against jax.jacfwd of the vector field."""
     system = FastScaleSystem(a=0.3, b=b, A=1.0, B=B, C=1.0, mu=mu, slip_sign=slip_sign, k=k, q=q)
     equilibrium = slip_equilibrium(system)
     assert bool(equilibrium.exists)
-    np.testing.assert_allclose(slip_vector_field(0.0, jnp.stack([equilibrium.penetration, 0.0]), system), 0.0,
-                               atol=1e-14)
+    np.testing.assert_allclose(
+        slip_vector_field(0.0, jnp.stack([equilibrium.penetration, 0.0]), system), 0.0, atol=1e-14
+    )
     for field in (slip_vector_field, fast_vector_field):
-        np.testing.assert_allclose(autodiff_eigenvalues(field, system, equilibrium.penetration),
-                                   equilibrium.eigenvalues, rtol=1e-12, atol=1e-14)
+        np.testing.assert_allclose(
+            autodiff_eigenvalues(field, system, equilibrium.penetration),
+            equilibrium.eigenvalues,
+            rtol=1e-12,
+            atol=1e-14,
+        )
     # Stable iff p > 0; a saddle iff p < 0.
     p = float(system.slip_parameter())
     assert (equilibrium_type(equilibrium.eigenvalues) == "saddle") == (p < 0)
@@ -69,16 +76,23 @@ def test_stick_eigenvalues_formula_equals_autodiff(k, q, a, b, A, B, C, mu):
     np.testing.assert_allclose(stick_vector_field(0.0, z0, system), 0.0, atol=1e-13)
     np.testing.assert_allclose(fast_vector_field(0.0, z0, system), 0.0, atol=1e-13)
     for field in (stick_vector_field, fast_vector_field):
-        np.testing.assert_allclose(autodiff_eigenvalues(field, system, equilibrium.penetration),
-                                   equilibrium.eigenvalues, rtol=1e-12, atol=1e-14)
+        np.testing.assert_allclose(
+            autodiff_eigenvalues(field, system, equilibrium.penetration),
+            equilibrium.eigenvalues,
+            rtol=1e-12,
+            atol=1e-14,
+        )
     assert np.all(np.asarray(equilibrium.eigenvalues).real < 0)  # stick is normally stable
 
 
 def test_paper_stick_gain_is_the_normal_force_not_the_gain():
     """Sec. 4.2 prints K = (aB − Ab)/(AC − B²); the Jacobian's gain is (AC − B²)/A. They differ in general."""
     system = FastScaleSystem(a=6.0, b=1.0, A=1.0, B=0.5, C=1.0, mu=3.0, slip_sign=0.0)
-    jacobian = np.asarray(jax.jacfwd(lambda z: stick_vector_field(0.0, z, system))(
-        jnp.stack([stick_equilibrium(system).penetration, 0.0])))
+    jacobian = np.asarray(
+        jax.jacfwd(lambda z: stick_vector_field(0.0, z, system))(
+            jnp.stack([stick_equilibrium(system).penetration, 0.0])
+        )
+    )
     gain = jacobian[1, 1] / float(system.q)
     np.testing.assert_allclose(gain, (1.0 * 1.0 - 0.25) / 1.0, rtol=1e-14)
     printed = (6.0 * 0.5 - 1.0 * 1.0) / (1.0 * 1.0 - 0.25)
@@ -103,7 +117,10 @@ def test_trajectories_follow_the_table_3_outcomes():
     """k = q = −1, u > 0: I(iv) converges to the slip equilibrium, I(i) and I(vi) have no equilibrium and leave
     upwards (lift-off) and downwards (IWC), I(iii) splits at the saddle's stable manifold."""
     cases = {  # b, μ with A = C = 1, B = 0.5
-        "I(iv)": (-1.0, 0.5), "I(i)": (1.0, 0.5), "I(vi)": (-1.0, 3.0), "I(iii)": (1.0, 3.0),
+        "I(iv)": (-1.0, 0.5),
+        "I(i)": (1.0, 0.5),
+        "I(vi)": (-1.0, 3.0),
+        "I(iii)": (1.0, 3.0),
     }
     starts = jnp.array([[0.5, 0.0], [-3.0, 0.0], [-1.0, 1.5], [-2.5, -1.0]])
     systems, initial = [], []
@@ -112,14 +129,16 @@ def test_trajectories_follow_the_table_3_outcomes():
             systems.append(FastScaleSystem(a=0.0, b=b, A=1.0, B=0.5, C=1.0, mu=mu, slip_sign=1.0))
             initial.append(z0)
     batch = jax.tree_util.tree_map(lambda *x: jnp.stack(x), *systems)
-    paths = np.asarray(fast_trajectories(batch, jnp.stack(initial), jnp.ones(len(initial)),
-                                         jnp.array(60.0), jnp.array(50.0)))
+    paths = np.asarray(
+        fast_trajectories(batch, jnp.stack(initial), jnp.ones(len(initial)), jnp.array(60.0), jnp.array(50.0))
+    )
     last = [path[np.isfinite(path[:, 0])][-1] for path in paths]
     outcome = lambda z: "lift-off" if z[0] > 40 else ("IWC" if z[0] < -40 else "rest")  # noqa: E731
     outcomes = [outcome(z) for z in last]
     assert outcomes[0:4] == ["rest"] * 4
-    np.testing.assert_allclose(np.array(last[0:4]), [[float(slip_equilibrium(systems[0]).penetration), 0.0]] * 4,
-                               atol=1e-6)
+    np.testing.assert_allclose(
+        np.array(last[0:4]), [[float(slip_equilibrium(systems[0]).penetration), 0.0]] * 4, atol=1e-6
+    )
     assert outcomes[4:8] == ["lift-off"] * 4
     assert outcomes[8:12] == ["IWC"] * 4
     # Saddle at ỹ₀ = b/p⁺ = −2 for k = −1: starts on either side of it separate.

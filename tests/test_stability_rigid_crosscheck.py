@@ -22,8 +22,17 @@ from regcontact.stability import (
 
 def _rod(phi, mu, omega, slip, torque=0.0, force_x=0.0):
     """Standard rod (m = g = 1, l = 2) in contact at rest normally, with Champneys slip u = slip."""
-    return PainleveRod(mass=1.0, length=2.0, gravity=1.0, mu=mu, phi0=phi, omega0=omega,
-                       vx0=-slip - np.sin(phi) * omega, torque=torque, force_x=force_x)
+    return PainleveRod(
+        mass=1.0,
+        length=2.0,
+        gravity=1.0,
+        mu=mu,
+        phi0=phi,
+        omega0=omega,
+        vx0=-slip - np.sin(phi) * omega,
+        torque=torque,
+        force_x=force_x,
+    )
 
 
 def _both_classifications(rod):
@@ -50,8 +59,14 @@ def test_random_rod_states_agree_with_the_lcp():
     rng = np.random.default_rng(20160111)
     seen = set()
     for _ in range(150):
-        rod = _rod(phi=rng.uniform(0.05, np.pi - 0.05), mu=rng.uniform(0.05, 3.0), omega=1.5 * rng.normal(),
-                   slip=float(rng.integers(-1, 2)), torque=rng.normal(), force_x=rng.normal())
+        rod = _rod(
+            phi=rng.uniform(0.05, np.pi - 0.05),
+            mu=rng.uniform(0.05, 3.0),
+            omega=1.5 * rng.normal(),
+            slip=float(rng.integers(-1, 2)),
+            torque=rng.normal(),
+            force_x=rng.normal(),
+        )
         mine, theirs, cell = _both_classifications(rod)
         assert mine == theirs, cell
         seen.add(frozenset(mine))

@@ -92,10 +92,14 @@ def test_class_code_is_elementwise_jittable_and_vmappable(samples):
 
 
 def test_painleve_matrix_is_eq_13_per_column():
-    normal_normal, normal_tangential, mu = jnp.array([[2.0, 0.5], [0.5, 1.0]]), jnp.array([[1.0, -2.0], [3.0, 0.5]]), \
-        jnp.array([0.3, 0.7])
-    np.testing.assert_allclose(painleve_matrix(normal_normal, normal_tangential, mu),
-                               [[2.0 - 0.3, 0.5 + 1.4], [0.5 - 0.9, 1.0 - 0.35]])
+    normal_normal, normal_tangential, mu = (
+        jnp.array([[2.0, 0.5], [0.5, 1.0]]),
+        jnp.array([[1.0, -2.0], [3.0, 0.5]]),
+        jnp.array([0.3, 0.7]),
+    )
+    np.testing.assert_allclose(
+        painleve_matrix(normal_normal, normal_tangential, mu), [[2.0 - 0.3, 0.5 + 1.4], [0.5 - 0.9, 1.0 - 0.35]]
+    )
 
 
 # --- modes and impacts -------------------------------------------------------------------------------------------
@@ -229,8 +233,9 @@ def test_slip_slip_equilibrium_and_eigenvalues_closed_form_vs_jacfwd(equal_laws)
     np.testing.assert_allclose(results["jacobian"], results["closed_jacobian"], rtol=1e-12, atol=1e-12)
     for index in range(16):
         automatic = results["automatic"][index]
-        np.testing.assert_allclose(results["polynomial"][index], np.poly(results["jacobian"][index]), rtol=1e-12,
-                                   atol=1e-12)
+        np.testing.assert_allclose(
+            results["polynomial"][index], np.poly(results["jacobian"][index]), rtol=1e-12, atol=1e-12
+        )
         _same_multiset(results["closed"][index], automatic, 1e-12)
         _same_multiset(results["roots"][index], automatic, 1e-12)
         if equal_laws:
@@ -294,14 +299,14 @@ def test_fig15a_every_orbit_is_an_iwc_at_one_contact_and_lift_off_at_the_other(f
 
 
 def test_fig15b_limit_cycle_with_repeated_lift_off_of_contact_2(fig15):
-    (_, _, t, z), = [orbit for orbit in fig15.orbits if orbit[0] == "B cycle"]
+    ((_, _, t, z),) = [orbit for orbit in fig15.orbits if orbit[0] == "B cycle"]
     panel = FIG15_PANELS[1]
     force_1 = np.maximum(panel.k[0] * z[:, 0] + panel.q[0] * z[:, 2], 0.0)
     assert force_1.min() > 0.2  # contact 1 keeps slipping
     up = np.flatnonzero((z[:-1, 1] < 0) & (z[1:, 1] >= 0))  # contact 2 leaves the ground …
     rises = t[up] - z[up, 1] * (t[up + 1] - t[up]) / (z[up + 1, 1] - z[up, 1])
     assert len(rises) >= 4 and np.ptp(np.diff(rises)) < 1e-3  # … once per period, periodically
-    (_, _, _, literal), = [orbit for orbit in fig15.orbits if orbit[0] == "B′"]
+    ((_, _, _, literal),) = [orbit for orbit in fig15.orbits if orbit[0] == "B′"]
     np.testing.assert_allclose(literal[-1, :2], fig15.facts[2]["penetration"], atol=1e-6)
 
 

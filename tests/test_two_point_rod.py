@@ -12,10 +12,9 @@ import numpy as np
 import pytest
 
 from regcontact.contact_model import ContactModel
-from regcontact.dynamics import initial_state
+from regcontact.dynamics import CompliantSystem, initial_state
 from regcontact.rod import PainleveRod
 from regcontact.run_checks import RUN_CHECKS, total_energy
-from regcontact.dynamics import CompliantSystem
 from regcontact.simulate import Case, Controls, SolveSettings, solve, sweep
 from regcontact.termination import contact_time
 from regcontact.two_point_rod import TwoPointRod
@@ -68,10 +67,13 @@ def test_a_rod_dropped_flat_gets_equal_impulses_at_both_ends():
     assert np.all(np.abs(runs.state_end.q[:, 2]) < 1e-12)  # it stays flat
 
 
-@pytest.mark.parametrize("rod", [
-    TwoPointRod(gravity=10.0, mu=0.5, phi0=0.3, height=0.02, vx0=0.5),  # falls on one end, rocks onto the other
-    TwoPointRod(gravity=10.0, mu=0.2, phi0=-0.2, height=0.0, omega0=3.0, vx0=-0.4),  # rocks from the start
-])
+@pytest.mark.parametrize(
+    "rod",
+    [
+        TwoPointRod(gravity=10.0, mu=0.5, phi0=0.3, height=0.02, vx0=0.5),  # falls on one end, rocks onto the other
+        TwoPointRod(gravity=10.0, mu=0.2, phi0=-0.2, height=0.0, omega0=3.0, vx0=-0.4),  # rocks from the start
+    ],
+)
 def test_energy_never_grows_with_dissipation(rod):
     runs = _sweep(rod, [1e5, 1e7], 0.3, RESTARTS)
     assert np.all(runs.ok), [RUN_CHECKS[c] for c in runs.check]
@@ -102,7 +104,12 @@ def test_a_study_of_each_system_kind_runs_and_bad_kinds_are_one_line(tmp_path, c
 
     study = Path(__file__).parents[1] / "studies" / "two_point_rod.toml"
     out = tmp_path / "out"
-    assert main(["run", str(study), "--out", str(out), "--set", "sweep.alpha=[1e4]", "--set", "termination.time_limit=0.2"]) == 0
+    assert (
+        main(
+            ["run", str(study), "--out", str(out), "--set", "sweep.alpha=[1e4]", "--set", "termination.time_limit=0.2"]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out
     assert "int_lambda_n_1" in printed and "int_lambda_t_2" in printed
     for override, message in [
@@ -111,8 +118,20 @@ def test_a_study_of_each_system_kind_runs_and_bad_kinds_are_one_line(tmp_path, c
         ("system.torque={below_threshold=1.0}", "system.torque"),  # the rod's table form is not the two-point rod's
     ]:
         target = tmp_path / ("good" if message is None else "bad")
-        code = main(["run", str(study), "--out", str(target), "--set", override, "--set", "sweep.alpha=[1e4]",
-                     "--set", "termination.time_limit=0.01"])
+        code = main(
+            [
+                "run",
+                str(study),
+                "--out",
+                str(target),
+                "--set",
+                override,
+                "--set",
+                "sweep.alpha=[1e4]",
+                "--set",
+                "termination.time_limit=0.01",
+            ]
+        )
         err = capsys.readouterr().err
         if message is None:
             assert code == 0

@@ -45,20 +45,22 @@ def draw_force_histories(out_dir: Path) -> list[Path]:
     The force axis is logarithmic: it shows the exponential growth while sliding (the Painlevé instability), the
     peak at the switch, and the order-one force of the stick phase that follows, on one picture.
     """
-    loaded = load_study(study_config("table1"), [f"sweep.alpha={list(HISTORY_ALPHAS)!r}", "termination.contact_times=2.0"])
+    loaded = load_study(
+        study_config("table1"), [f"sweep.alpha={list(HISTORY_ALPHAS)!r}", "termination.contact_times=2.0"]
+    )
     _, cases = build_cases(loaded.config)
     settings = SolveSettings(solver=loaded.config["solver"]["name"], events=(), max_steps=100_000)
     figure_, axes = plt.subplots(1, len(HISTORY_ALPHAS), figsize=(11, 4.2))
     rows = []
     for i, alpha in enumerate(HISTORY_ALPHAS):
-        case = jax.tree_util.tree_map(lambda leaf: leaf[i], cases)
+        case = jax.tree_util.tree_map(lambda leaf, i=i: leaf[i], cases)
         ts = jnp.linspace(0.0, case.controls.t_max, 4001)
         controls = Controls(1e-9, 1e-11, case.controls.t_max)
         ys, _ = jax.jit(trajectory, static_argnums=4)(case.system, case.contact, case.alpha, controls, settings, ts)
         normal, friction = case.contact.at_stiffness(case.alpha)
         args = CompliantSystem(case.system, normal, friction)
-        lam = np.asarray(jax.vmap(lambda y: contact_forces(args, y.q, y.v)[0])(ys))
-        slip = np.asarray(jax.vmap(lambda y: case.system.jacobian(y.q)[1] @ y.v)(ys))
+        lam = np.asarray(jax.vmap(lambda y, args=args: contact_forces(args, y.q, y.v)[0])(ys))
+        slip = np.asarray(jax.vmap(lambda y, rod=case.system: rod.jacobian(y.q)[1] @ y.v)(ys))
         sticking = np.abs(np.asarray(friction.damping) * slip) < float(case.system.mu) * lam[:, 0]
         switch = np.argmax(sticking & (np.asarray(ts) > 0))
         t = np.asarray(ts)
@@ -95,15 +97,24 @@ def draw_force_integrals(out_dir: Path) -> list[Path]:
     alphas = np.array([row["alpha"] for row in result.rows])
     integrals = np.array([[row["int_lambda_n"], row["int_lambda_t"]] for row in result.rows])
     impulse = np.array(result.references["impulse_velocity"])
-    (dt, steps), = result.references["time_stepping"].items()
+    ((dt, steps),) = result.references["time_stepping"].items()
     (stepped,) = [np.array(s["reaction"]) for s in steps]
 
     figure_, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     for k, (ax, name) in enumerate(zip(axes, ("n", "t"))):
-        ax.semilogx(alphas, integrals[:, k], "o-", ms=3, color="tab:blue", label=rf"$\int \lambda_{name}\,dt$ (compliant)")
-        ax.semilogx(paper["alpha"], paper[f"int_lambda_{name}"], "s", mfc="none", color="k", label="Preclik & Rüde, Table 1")
+        ax.semilogx(
+            alphas, integrals[:, k], "o-", ms=3, color="tab:blue", label=rf"$\int \lambda_{name}\,dt$ (compliant)"
+        )
+        ax.semilogx(
+            paper["alpha"], paper[f"int_lambda_{name}"], "s", mfc="none", color="k", label="Preclik & Rüde, Table 1"
+        )
         ax.axhline(impulse[k], color="tab:green", ls="--", label=rf"$\Lambda_{name}$ (impulse-velocity LCP)")
-        ax.axhline(stepped[k], color="tab:orange", ls=":", label=rf"$\delta t\,\tilde\lambda_{name}$ (time-stepping, $\delta t$ = {float(dt):g})")
+        ax.axhline(
+            stepped[k],
+            color="tab:orange",
+            ls=":",
+            label=rf"$\delta t\,\tilde\lambda_{name}$ (time-stepping, $\delta t$ = {float(dt):g})",
+        )
         ax.set_xlabel(r"$\alpha$")
         ax.set_title(rf"$\int \lambda_{name}\,dt$ over one contact time")
         ax.legend(fontsize=8)

@@ -79,8 +79,9 @@ class Panel:
         cell = cell_label(table_cell(*arguments))
         modes = consistent_modes(self.a, *arguments).names()
         if cell not in self.cases or modes != self.modes:
-            raise AssertionError(f"panel {self.letter}: cell {cell}, modes {set(modes)}; wanted {self.cases}, "
-                                 f"{set(self.modes)}")
+            raise AssertionError(
+                f"panel {self.letter}: cell {cell}, modes {set(modes)}; wanted {self.cases}, {set(self.modes)}"
+            )
         return cell
 
 
@@ -120,8 +121,9 @@ def panel_equilibria(panel: Panel) -> list[MarkedEquilibrium]:
         if real:  # the closed form must match the Jacobian of the field that is actually integrated
             automatic = np.asarray(autodiff_eigenvalues(fast_vector_field, system, equilibrium.penetration))
             np.testing.assert_allclose(automatic, eigenvalues, rtol=1e-10, atol=1e-12)
-        marked.append(MarkedEquilibrium(name, float(equilibrium.penetration), equilibrium_type(eigenvalues),
-                                        eigenvalues, real))
+        marked.append(
+            MarkedEquilibrium(name, float(equilibrium.penetration), equilibrium_type(eigenvalues), eigenvalues, real)
+        )
     return marked
 
 
@@ -169,12 +171,17 @@ MARKERS = {"stable focus": "o", "stable node": "o", "saddle": "X", "unstable nod
 
 
 def _arrow(axis: plt.Axes, path: np.ndarray, color: str) -> None:
-    inside = path[(np.abs(path[:, 0] - np.mean(WINDOW[0])) < 0.5 * np.ptp(WINDOW[0]))
-                  & (np.abs(path[:, 1]) < WINDOW[1][1])]
+    inside = path[
+        (np.abs(path[:, 0] - np.mean(WINDOW[0])) < 0.5 * np.ptp(WINDOW[0])) & (np.abs(path[:, 1]) < WINDOW[1][1])
+    ]
     if len(inside) > 6:
         middle = len(inside) // 2
-        axis.annotate("", xy=inside[middle + 1], xytext=inside[middle],
-                      arrowprops=dict(arrowstyle="-|>", color=color, lw=0.8, mutation_scale=9))
+        axis.annotate(
+            "",
+            xy=inside[middle + 1],
+            xytext=inside[middle],
+            arrowprops=dict(arrowstyle="-|>", color=color, lw=0.8, mutation_scale=9),
+        )
 
 
 def _draw_panel(axis: plt.Axes, panel: Panel, cell: str, marked, trajectories) -> None:
@@ -194,19 +201,43 @@ def _draw_panel(axis: plt.Axes, panel: Panel, cell: str, marked, trajectories) -
         if kind == "orbit" and direction > 0:
             _arrow(axis, finite, STYLE["orbit"]["color"])
     for order, equilibrium in enumerate(sorted(marked, key=lambda e: e.penetration)):
-        axis.plot(equilibrium.penetration, 0.0, MARKERS[equilibrium.kind], ms=10, zorder=5,
-                  mfc="k" if equilibrium.real else "white", mec="k")
+        axis.plot(
+            equilibrium.penetration,
+            0.0,
+            MARKERS[equilibrium.kind],
+            ms=10,
+            zorder=5,
+            mfc="k" if equilibrium.real else "white",
+            mec="k",
+        )
         label = f"{equilibrium.name}: {equilibrium.kind}" + ("" if equilibrium.real else " (virtual)")
         left = order == 0 and len(marked) > 1  # two labels: the left one goes below left, the other above right
-        axis.annotate(label, (equilibrium.penetration, 0.0), xytext=(-6, -16) if left else (6, 8),
-                      textcoords="offset points", ha="right" if left else "left", fontsize=8, zorder=6,
-                      bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.8))
+        axis.annotate(
+            label,
+            (equilibrium.penetration, 0.0),
+            xytext=(-6, -16) if left else (6, 8),
+            textcoords="offset points",
+            ha="right" if left else "left",
+            fontsize=8,
+            zorder=6,
+            bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.8),
+        )
     modes = ", ".join(sorted(panel.modes))  # checked against consistent_modes by Panel.check_case
-    text = (f"a = {panel.a:g}, b = {panel.b:g}, A = {panel.A:g}, B = {panel.B:g}, C = {panel.C:g}, μ = {panel.mu:g}\n"
-            f"p⁺ = {float(painleve.p_plus):g}, p⁻ = {float(painleve.p_minus):g}, k⁺ = {float(painleve.k_plus):g};"
-            f" Table 3: {modes}")
-    axis.text(0.02, 0.02, text, transform=axis.transAxes, fontsize=7.5, va="bottom",
-              bbox=dict(boxstyle="round,pad=0.3", fc="white", ec="0.6", alpha=0.9), zorder=7)
+    text = (
+        f"a = {panel.a:g}, b = {panel.b:g}, A = {panel.A:g}, B = {panel.B:g}, C = {panel.C:g}, μ = {panel.mu:g}\n"
+        f"p⁺ = {float(painleve.p_plus):g}, p⁻ = {float(painleve.p_minus):g}, k⁺ = {float(painleve.k_plus):g};"
+        f" Table 3: {modes}"
+    )
+    axis.text(
+        0.02,
+        0.02,
+        text,
+        transform=axis.transAxes,
+        fontsize=7.5,
+        va="bottom",
+        bbox=dict(boxstyle="round,pad=0.3", fc="white", ec="0.6", alpha=0.9),
+        zorder=7,
+    )
     axis.set_title(f"{panel.letter}: {cell}, {'u > 0' if panel.slip_sign > 0 else 'u = 0'}", fontsize=11)
     axis.set_xlim(y_low, y_high)
     axis.set_ylim(v_low, v_high)
@@ -235,8 +266,9 @@ def draw(out_dir: Path) -> list[Path]:
         Line2D([], [], marker="o", ls="", mfc="white", mec="k", label="virtual (outside its region)"),
     ]
     figure_.legend(handles=legend, loc="outside lower center", ncol=4, fontsize=9)
-    figure_.suptitle("Fast-scale normal contact dynamics, f_N = max(kỹ + qṽ, 0), k = q = −1 (Champneys & Várkonyi "
-                     "Fig. 12)")
+    figure_.suptitle(
+        "Fast-scale normal contact dynamics, f_N = max(kỹ + qṽ, 0), k = q = −1 (Champneys & Várkonyi Fig. 12)"
+    )
     png = out_dir / "champneys_fig12_fast_scale_portraits.png"
     figure_.savefig(png, dpi=110)
     plt.close(figure_)
@@ -249,8 +281,22 @@ def _write_data(out_dir: Path, cells, equilibria, trajectories) -> list[Path]:
         writer = csv.writer(stream)
         writer.writerow(["panel", "cell", "a", "b", "A", "B", "C", "mu", "slip_sign", "k", "q", "table3_modes"])
         for panel, cell in zip(PANELS, cells):
-            writer.writerow([panel.letter, cell, panel.a, panel.b, panel.A, panel.B, panel.C, panel.mu,
-                             panel.slip_sign, panel.k, panel.q, " ".join(sorted(panel.modes))])
+            writer.writerow(
+                [
+                    panel.letter,
+                    cell,
+                    panel.a,
+                    panel.b,
+                    panel.A,
+                    panel.B,
+                    panel.C,
+                    panel.mu,
+                    panel.slip_sign,
+                    panel.k,
+                    panel.q,
+                    " ".join(sorted(panel.modes)),
+                ]
+            )
     equilibria_csv = out_dir / "champneys_fig12_fast_scale_portraits_equilibria.csv"
     with equilibria_csv.open("w", newline="") as stream:
         writer = csv.writer(stream)

@@ -75,8 +75,15 @@ def _draw_panel(axis: plt.Axes, wedges: list[tuple[float, float, frozenset]], ra
             axis.add_patch(Polygon(outline, closed=True, facecolor="none", edgecolor=colour, hatch=hatch, lw=0))
         middle = 0.5 * (start + end)
         if end - start > np.radians(4):
-            axis.text(0.78 * np.cos(middle), 0.78 * np.sin(middle), _label(modes), ha="center", va="center",
-                      fontsize=8, bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="0.6", alpha=0.85))
+            axis.text(
+                0.78 * np.cos(middle),
+                0.78 * np.sin(middle),
+                _label(modes),
+                ha="center",
+                va="center",
+                fontsize=8,
+                bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="0.6", alpha=0.85),
+            )
         axis.plot([0, radius * np.cos(start)], [0, radius * np.sin(start)], color="0.3", lw=0.6)
     axis.set_xlim(-1, 1)
     axis.set_ylim(-1, 1)

@@ -52,8 +52,11 @@ def draw(out_dir: Path) -> list[Path]:
     right.fill_between(mu, mA_star, 0.0, where=mA_star < 0, color="#d62728", alpha=0.3, label="paradox possible")
     right.plot([mu_crit], [0.0], "o", color="#d62728")
     right.annotate(
-        f"μ_crit = {mu_crit:.6f}\nφ* = {np.degrees(critical_angle(mu_crit)):.3f}°", (mu_crit, 0.0),
-        textcoords="offset points", xytext=(10, 15), fontsize=9,
+        f"μ_crit = {mu_crit:.6f}\nφ* = {np.degrees(critical_angle(mu_crit)):.3f}°",
+        (mu_crit, 0.0),
+        textcoords="offset points",
+        xytext=(10, 15),
+        fontsize=9,
     )
     right.set_xlabel("friction coefficient μ")
     right.set_ylabel("m A(φ*(μ), μ)")

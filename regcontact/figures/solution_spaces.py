@@ -88,7 +88,9 @@ def paper_rod(non_unique: bool) -> ContactState:
 def draw_fig3(out_dir: Path) -> list[Path]:
     """Fig. 3: impulse-velocity LCP of Sec. 3.1 (two solutions; the steepest-descent arrow at Λ = 0)."""
     space = solution_space(paper_rod(non_unique=False))
-    return _draw(space, out_dir, "preclik_fig3_impulse_velocity_solutions", "Fig. 3: impulse-velocity LCP, Sec. 3.1", True)
+    return _draw(
+        space, out_dir, "preclik_fig3_impulse_velocity_solutions", "Fig. 3: impulse-velocity LCP, Sec. 3.1", True
+    )
 
 
 @figure("preclik_fig4_time_stepping_one_solution")
@@ -146,8 +148,12 @@ def _draw(space: SolutionSpace, out_dir: Path, name: str, title: str, descent_ar
         marker, colour = MODE_STYLE[solution.mode]
         ax.plot(lam_n, lam_t, marker, ms=9, mfc="white", mew=2.2, color=colour, label=f"solution: {solution.mode}")
         ax.annotate(
-            f"{solution.mode} ({lam_n:.4f}, {lam_t:.4f})", (lam_n, lam_t), textcoords="offset points",
-            xytext=(10, -4), fontsize=8.5, color=colour,
+            f"{solution.mode} ({lam_n:.4f}, {lam_t:.4f})",
+            (lam_n, lam_t),
+            textcoords="offset points",
+            xytext=(10, -4),
+            fontsize=8.5,
+            color=colour,
             bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": colour, "alpha": 0.85},
         )
     ax.set_xlim(n_axis[0], n_axis[-1])

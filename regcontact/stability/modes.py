@@ -40,17 +40,15 @@ _ROWS = ("i", "ii", "iii", "iv", "v", "vi")
 class ContactModes(eqx.Module):
     """Which modes are consistent, one boolean (array) per mode, in the order of :data:`MODE_NAMES`."""
 
-    free: Bool[Array, "..."]
-    stick: Bool[Array, "..."]
-    slip_plus: Bool[Array, "..."]
-    slip_minus: Bool[Array, "..."]
-    impact_without_collision: Bool[Array, "..."]
+    free: Bool[Array, ...]
+    stick: Bool[Array, ...]
+    slip_plus: Bool[Array, ...]
+    slip_minus: Bool[Array, ...]
+    impact_without_collision: Bool[Array, ...]
 
     def stacked(self) -> Bool[Array, "5 ..."]:
         """The five flags stacked along a new leading axis."""
-        return jnp.stack(
-            [self.free, self.stick, self.slip_plus, self.slip_minus, self.impact_without_collision]
-        )
+        return jnp.stack([self.free, self.stick, self.slip_plus, self.slip_minus, self.impact_without_collision])
 
     def names(self) -> frozenset[str]:
         """The consistent modes of a single (scalar) state, by name, e.g. ``{"F", "IWC"}``."""
@@ -64,11 +62,11 @@ class TableCell(eqx.Module):
     forbids).
     """
 
-    column: Int[Array, "..."]
-    row: Int[Array, "..."]
+    column: Int[Array, ...]
+    row: Int[Array, ...]
 
 
-def _broadcast(*values: ArrayLike) -> list[Float[Array, "..."]]:
+def _broadcast(*values: ArrayLike) -> list[Float[Array, ...]]:
     return list(jnp.broadcast_arrays(*(jnp.asarray(value, dtype=float) for value in values)))
 
 
@@ -87,7 +85,7 @@ def rigid_consistent_modes(
     free = b > 0
 
     # Slip S±: λ_T = ∓μ λ_N and v̇ = b + p± λ_N = 0 (Eqs. 12–19); from rest it must also accelerate that way.
-    def slip(p: Float[Array, "..."], k_signed: Float[Array, "..."], direction: float) -> Bool[Array, "..."]:
+    def slip(p: Float[Array, ...], k_signed: Float[Array, ...], direction: float) -> Bool[Array, ...]:
         safe_p = jnp.where(p == 0, 1.0, p)
         normal_force = -b / safe_p
         tangential_acceleration = a + b * k_signed / safe_p  # Eq. 15 / Eq. 19

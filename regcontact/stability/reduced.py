@@ -48,19 +48,19 @@ class ReducedDynamics(eqx.Module):
     ``A > 0``, ``C > 0`` and ``AC − B² > 0`` whenever the mass matrix is positive definite (Eq. 10).
     """
 
-    a: Float[Array, "..."]
-    b: Float[Array, "..."]
-    A: Float[Array, "..."]
-    B: Float[Array, "..."]
-    C: Float[Array, "..."]
-    u: Float[Array, "..."]
-    v: Float[Array, "..."]
+    a: Float[Array, ...]
+    b: Float[Array, ...]
+    A: Float[Array, ...]
+    B: Float[Array, ...]
+    C: Float[Array, ...]
+    u: Float[Array, ...]
+    v: Float[Array, ...]
 
-    def tangential_acceleration(self, lambda_t: ArrayLike, lambda_n: ArrayLike) -> Float[Array, "..."]:
+    def tangential_acceleration(self, lambda_t: ArrayLike, lambda_n: ArrayLike) -> Float[Array, ...]:
         """``u̇`` of Eq. 8 for given contact forces."""
         return self.a + self.A * lambda_t + self.B * lambda_n
 
-    def normal_acceleration(self, lambda_t: ArrayLike, lambda_n: ArrayLike) -> Float[Array, "..."]:
+    def normal_acceleration(self, lambda_t: ArrayLike, lambda_n: ArrayLike) -> Float[Array, ...]:
         """``v̇`` of Eq. 9 for given contact forces."""
         return self.b + self.B * lambda_t + self.C * lambda_n
 
@@ -73,10 +73,10 @@ class PainleveParameters(eqx.Module):
     in the same slip (negative: friction cannot stop the slip).
     """
 
-    p_plus: Float[Array, "..."]
-    p_minus: Float[Array, "..."]
-    k_plus: Float[Array, "..."]
-    k_minus: Float[Array, "..."]
+    p_plus: Float[Array, ...]
+    p_minus: Float[Array, ...]
+    k_plus: Float[Array, ...]
+    k_minus: Float[Array, ...]
 
 
 def reduced_dynamics(
@@ -84,7 +84,7 @@ def reduced_dynamics(
     jacobian: Float[Array, "2 n"],
     applied_force: Float[Array, " n"],
     velocity: Float[Array, " n"],
-    jacobian_rate: Float[Array, "2"],
+    jacobian_rate: Float[Array, 2],
 ) -> ReducedDynamics:
     """Reduced quantities from a generic description of the system at one state.
 
@@ -107,7 +107,7 @@ def reduced_dynamics(
     )
 
 
-def rod_reduced_dynamics(rod: PainleveRod, q: Float[Array, "3"], v: Float[Array, "3"]) -> ReducedDynamics:
+def rod_reduced_dynamics(rod: PainleveRod, q: Float[Array, 3], v: Float[Array, 3]) -> ReducedDynamics:
     """Reduced quantities of Preclik's rod at ``(q, v)``, in Champneys' (mirrored) frame: ``u = −ġ_t``.
 
     For ``m = g = 1``, half-length ``ℓ = 1`` and ``I = 1/3`` these are the paper's closed forms
@@ -129,7 +129,7 @@ def painleve_parameters(A: ArrayLike, B: ArrayLike, C: ArrayLike, mu: ArrayLike)
     return PainleveParameters(p_plus=C - mu * B, p_minus=C + mu * B, k_plus=mu * A - B, k_minus=mu * A + B)
 
 
-def at_most_one_nonpositive(parameters: PainleveParameters) -> Bool[Array, "..."]:
+def at_most_one_nonpositive(parameters: PainleveParameters) -> Bool[Array, ...]:
     """Eq. 11: at most one of ``k⁺, k⁻, p⁺, p⁻`` is ``≤ 0``.
 
     Holds whenever ``A > 0``, ``AC > B²`` and ``μ > 0`` (e.g. ``k⁺ ≤ 0`` and ``p⁺ ≤ 0`` give ``μA ≤ B`` and

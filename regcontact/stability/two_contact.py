@@ -123,12 +123,12 @@ def painleve_matrix(
     return normal_normal - normal_tangential * mu[..., None, :]
 
 
-def _angle(vector: Float[Array, "... 2"]) -> Float[Array, "..."]:
+def _angle(vector: Float[Array, "... 2"]) -> Float[Array, ...]:
     """Angle from ``[1 0]ᵀ`` in ``[0, 2π)``."""
     return jnp.mod(jnp.arctan2(vector[..., 1], vector[..., 0]), _TWO_PI)
 
 
-def _interval_index(angle: Float[Array, "..."], bounds: Float[Array, "... m"]) -> Int[Array, "..."]:
+def _interval_index(angle: Float[Array, ...], bounds: Float[Array, "... m"]) -> Int[Array, ...]:
     """1-based index of the interval of ``[0, 2π]`` cut at the interior points ``bounds`` that holds ``angle``."""
     return 1 + jnp.sum(bounds < angle[..., None], axis=-1)
 
@@ -165,10 +165,10 @@ def swap_contacts(painleve: Float[Array, "... 2 2"], b: Float[Array, "... 2"]):
 class TwoContactModes(eqx.Module):
     """Which of ``FF, S+S+, S+F, FS+`` are consistent (boolean arrays, order of :data:`TWO_CONTACT_MODE_NAMES`)."""
 
-    free_free: Bool[Array, "..."]
-    slip_slip: Bool[Array, "..."]
-    slip_free: Bool[Array, "..."]
-    free_slip: Bool[Array, "..."]
+    free_free: Bool[Array, ...]
+    slip_slip: Bool[Array, ...]
+    slip_free: Bool[Array, ...]
+    free_slip: Bool[Array, ...]
 
     def stacked(self) -> Bool[Array, "4 ..."]:
         return jnp.stack([self.free_free, self.slip_slip, self.slip_free, self.free_slip])
@@ -228,9 +228,9 @@ def lcp_modes(painleve: ArrayLike, b: ArrayLike, tol: float = 1e-12) -> frozense
 class TwoContactImpacts(eqx.Module):
     """Which impacts without collision Sec. 6.3 allows: ``IF``, ``FI`` and the necessary condition for ``II``."""
 
-    impact_free: Bool[Array, "..."]
-    free_impact: Bool[Array, "..."]
-    impact_impact: Bool[Array, "..."]
+    impact_free: Bool[Array, ...]
+    free_impact: Bool[Array, ...]
+    impact_impact: Bool[Array, ...]
 
     def stacked(self) -> Bool[Array, "3 ..."]:
         return jnp.stack([self.impact_free, self.free_impact, self.impact_impact])
@@ -239,7 +239,7 @@ class TwoContactImpacts(eqx.Module):
         return frozenset(name for name, flag in zip(IMPACT_NAMES, self.stacked()) if bool(flag))
 
 
-def cone_meets_quadrant(painleve: Float[Array, "... 2 2"], quadrant: int) -> Bool[Array, "..."]:
+def cone_meets_quadrant(painleve: Float[Array, "... 2 2"], quadrant: int) -> Bool[Array, ...]:
     """Whether the (open) cone spanned by the columns ``p₁, p₂`` meets the open quadrant ``quadrant`` (1–4,
     numbered as in ``s₁``): a column lies in it, or the cone contains the quadrant's bisector."""
     painleve = jnp.asarray(painleve, dtype=float)
@@ -274,10 +274,10 @@ def impacts_without_collision(painleve: Float[Array, "... 2 2"]) -> TwoContactIm
 class TwoContactSystem(eqx.Module):
     """Free normal accelerations ``b``, Painlevé matrix ``p⁺`` and each contact's law ``(k_i, q_i)`` (Eq. 31)."""
 
-    b: Float[Array, "2"]
+    b: Float[Array, 2]
     painleve: Float[Array, "2 2"]
-    k: Float[Array, "2"]
-    q: Float[Array, "2"]
+    k: Float[Array, 2]
+    q: Float[Array, 2]
 
     def __init__(self, b: ArrayLike, painleve: ArrayLike, k: ArrayLike = -1.0, q: ArrayLike = -1.0):
         self.b = jnp.asarray(b, dtype=float)
@@ -290,14 +290,14 @@ class TwoContactEquilibrium(eqx.Module):
     """The ``S+S+`` equilibrium ``(ỹ⁰, 0)``: normal forces, whether both are positive, eigenvalues (closed-form
     characteristic polynomial) and whether Routh–Hurwitz says stable."""
 
-    penetration: Float[Array, "2"]
-    normal_force: Float[Array, "2"]
+    penetration: Float[Array, 2]
+    normal_force: Float[Array, 2]
     exists: Bool[Array, ""]
-    eigenvalues: Complex[Array, "4"]
+    eigenvalues: Complex[Array, 4]
     stable: Bool[Array, ""]
 
 
-def two_contact_vector_field(t: ArrayLike, z: Float[Array, "4"], system: TwoContactSystem) -> Float[Array, "4"]:
+def two_contact_vector_field(t: ArrayLike, z: Float[Array, 4], system: TwoContactSystem) -> Float[Array, 4]:
     """Fast normal dynamics of two forward-slipping contacts, ``z = (ỹ₁, ỹ₂, ṽ₁, ṽ₂)``; a contact whose force
     vanishes is in free flight (Eqs. 30–31 per contact)."""
     del t
@@ -331,13 +331,13 @@ def characteristic_polynomial(painleve: Float[Array, "... 2 2"], k: ArrayLike, q
     return jnp.stack([jnp.ones_like(c0), c3, c2, c1, c0], axis=-1)
 
 
-def slip_slip_eigenvalues(painleve: Float[Array, "2 2"], k: ArrayLike, q: ArrayLike) -> Complex[Array, "4"]:
+def slip_slip_eigenvalues(painleve: Float[Array, "2 2"], k: ArrayLike, q: ArrayLike) -> Complex[Array, 4]:
     """Roots of :func:`characteristic_polynomial` (companion-matrix eigenvalues), ascending real part."""
     roots = jnp.roots(characteristic_polynomial(painleve, k, q), strip_zeros=False)
     return roots[jnp.lexsort((roots.imag, roots.real))]
 
 
-def equal_law_eigenvalues(painleve: Float[Array, "2 2"], k: ArrayLike, q: ArrayLike) -> Complex[Array, "4"]:
+def equal_law_eigenvalues(painleve: Float[Array, "2 2"], k: ArrayLike, q: ArrayLike) -> Complex[Array, 4]:
     """Closed form for equal contact laws ``K = kI, Q = qI``: the roots of ``s² − qπs − kπ`` for both eigenvalues
     ``π`` of ``p⁺`` (Sec. 4.3's slip polynomial with the gain ``p⁺`` replaced by ``π``), ascending real part."""
     painleve = jnp.asarray(painleve, dtype=float).astype(complex)
@@ -351,7 +351,7 @@ def equal_law_eigenvalues(painleve: Float[Array, "2 2"], k: ArrayLike, q: ArrayL
     return values[jnp.lexsort((values.imag, values.real))]
 
 
-def hurwitz_stable(coefficients: Float[Array, "... 5"]) -> Bool[Array, "..."]:
+def hurwitz_stable(coefficients: Float[Array, "... 5"]) -> Bool[Array, ...]:
     """Routh–Hurwitz for a monic quartic ``(1, c₃, c₂, c₁, c₀)``: every root has negative real part iff
     ``c₃, c₁, c₀ > 0``, ``c₃c₂ − c₁ > 0`` and ``c₁(c₃c₂ − c₁) − c₃²c₀ > 0``."""
     c3, c2, c1, c0 = (coefficients[..., i] for i in range(1, 5))
@@ -371,7 +371,7 @@ def slip_slip_equilibrium(system: TwoContactSystem) -> TwoContactEquilibrium:
     )
 
 
-def two_contact_autodiff_eigenvalues(system: TwoContactSystem, z0: Float[Array, "4"]) -> Complex[Array, "4"]:
+def two_contact_autodiff_eigenvalues(system: TwoContactSystem, z0: Float[Array, 4]) -> Complex[Array, 4]:
     """Eigenvalues of ``jax.jacfwd`` of :func:`two_contact_vector_field` at ``z0``, ascending real part."""
     jacobian = jax.jacfwd(lambda z: two_contact_vector_field(0.0, z, system))(jnp.asarray(z0, dtype=float))
     values = jnp.linalg.eigvals(jacobian)
@@ -487,9 +487,15 @@ def _classified_samples(key: jax.Array, samples: int, laws: int):
     log_magnitudes = jax.random.uniform(key_laws, (laws, 2, 2), minval=np.log(0.1), maxval=np.log(10.0))
     law_values = jnp.concatenate([-jnp.ones((1, 2, 2)), -jnp.exp(log_magnitudes)])  # (law, k or q, contact)
     coefficients = characteristic_polynomial(painleve[:, None], law_values[None, :, 0], law_values[None, :, 1])
-    return (painleve, b, class_code(painleve, b), two_contact_modes(painleve, b).stacked(),
-            impacts_without_collision(painleve).stacked(), class_code(*swap_contacts(painleve, b)),
-            hurwitz_stable(coefficients))
+    return (
+        painleve,
+        b,
+        class_code(painleve, b),
+        two_contact_modes(painleve, b).stacked(),
+        impacts_without_collision(painleve).stacked(),
+        class_code(*swap_contacts(painleve, b)),
+        hurwitz_stable(coefficients),
+    )
 
 
 def recompute_table4(
@@ -503,7 +509,8 @@ def recompute_table4(
     (``−k_i, −q_i`` log-uniform in ``[0.1, 10]``), by Routh–Hurwitz on the closed-form polynomial.
     """
     painleve, b, codes, closed_form, impacts, dual_codes, stable_all = (
-        np.asarray(x) for x in _classified_samples(jax.random.PRNGKey(seed), samples, laws))
+        np.asarray(x) for x in _classified_samples(jax.random.PRNGKey(seed), samples, laws)
+    )
     class_names = codes[:, 0] * 10 + codes[:, 1]
     results = []
     for s1, s2 in itertools.product(range(1, 5), range(1, 7)):
@@ -522,27 +529,36 @@ def recompute_table4(
                 if modes != flags:
                     raise AssertionError(f"sample {index}: LCP modes {set(modes)}, closed form {flags}")
                 mode_sets.append(modes)
-            subclasses.append(SubclassResult(f"{s1}{s2}{s3}", int(members.size), mode_sets[0],
-                                             all(m == mode_sets[0] for m in mode_sets),
-                                             painleve[members[0]], b[members[0]]))
+            subclasses.append(
+                SubclassResult(
+                    f"{s1}{s2}{s3}",
+                    int(members.size),
+                    mode_sets[0],
+                    all(m == mode_sets[0] for m in mode_sets),
+                    painleve[members[0]],
+                    b[members[0]],
+                )
+            )
         class_impacts = impacts[:, in_class]
         duals = {f"{d[0]}{d[1]}" for d in dual_codes[in_class]}
         if len(duals) != 1:
             raise AssertionError(f"class {s1}{s2}: samples have duals {duals}")
         stable = stable_all[in_class[:stability_samples]]  # (samples, laws)
-        results.append(ClassResult(
-            name=f"{s1}{s2}",
-            dual=duals.pop(),
-            subclasses=tuple(subclasses),
-            impacts=frozenset(name for name, column in zip(IMPACT_NAMES, class_impacts) if column[0]),
-            impacts_uniform=bool(np.all(class_impacts == class_impacts[:, :1])),
-            slip_slip_stability=_stability_summary(stable),
-            slip_slip_stable_fraction=float(stable.mean()),
-            slip_slip_stable_paper_law=_stability_summary(stable[:, 0]),
-            law_dependent=bool(np.any(stable.any(axis=1) & ~stable.all(axis=1))),
-            slip_free_stable=bool(painleve[in_class[0], 0, 0] > 0),
-            free_slip_stable=bool(painleve[in_class[0], 1, 1] > 0),
-        ))
+        results.append(
+            ClassResult(
+                name=f"{s1}{s2}",
+                dual=duals.pop(),
+                subclasses=tuple(subclasses),
+                impacts=frozenset(name for name, column in zip(IMPACT_NAMES, class_impacts) if column[0]),
+                impacts_uniform=bool(np.all(class_impacts == class_impacts[:, :1])),
+                slip_slip_stability=_stability_summary(stable),
+                slip_slip_stable_fraction=float(stable.mean()),
+                slip_slip_stable_paper_law=_stability_summary(stable[:, 0]),
+                law_dependent=bool(np.any(stable.any(axis=1) & ~stable.all(axis=1))),
+                slip_free_stable=bool(painleve[in_class[0], 0, 0] > 0),
+                free_slip_stable=bool(painleve[in_class[0], 1, 1] > 0),
+            )
+        )
         signs = np.sign(painleve[in_class][:, [0, 1], [0, 1]])
         if not np.all(signs == signs[:1]):
             raise AssertionError(f"class {s1}{s2}: the signs of p₁₁, p₂₂ vary within the class")
@@ -589,7 +605,7 @@ def mode_readings(digits: str) -> list[tuple[tuple[int, ...], ...]]:
     readings = []
     for cuts in itertools.combinations_with_replacement(range(len(values) + 1), 3):
         bounds = (0, *cuts, len(values))
-        groups = tuple(tuple(values[bounds[i]:bounds[i + 1]]) for i in range(4))
+        groups = tuple(tuple(values[bounds[i] : bounds[i + 1]]) for i in range(4))
         if all(all(x < y for x, y in zip(g, g[1:])) for g in groups):
             readings.append(groups)
     return readings
@@ -630,14 +646,16 @@ def compare_with_printed(classes: tuple[ClassResult, ...]) -> tuple[RowCompariso
         columns = tuple(computed.mode_column(mode) for mode in TWO_CONTACT_MODE_NAMES)
         modes = mode_readings(row.mode_digits)
         impacts = impact_readings(row.impact_marks)
-        comparisons.append(RowComparison(
-            name=row.name,
-            dual_agrees=computed.dual == row.dual,
-            modes_agree=columns in modes,
-            mode_readings=len(modes),
-            impacts_agree=computed.impacts in impacts,
-            impact_readings=len(impacts),
-            computed_digits=computed.mode_digits(),
-            computed_marks=computed.impact_marks(),
-        ))
+        comparisons.append(
+            RowComparison(
+                name=row.name,
+                dual_agrees=computed.dual == row.dual,
+                modes_agree=columns in modes,
+                mode_readings=len(modes),
+                impacts_agree=computed.impacts in impacts,
+                impact_readings=len(impacts),
+                computed_digits=computed.mode_digits(),
+                computed_marks=computed.impact_marks(),
+            )
+        )
     return tuple(comparisons)
