@@ -24,17 +24,12 @@ from typing import ClassVar
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
-from regcontact.system import AbstractSystem
+from regcontact._planar_rod import AbstractPlanarRod, slender_inertia
 
 __all__ = ["PainleveRod", "slender_inertia"]
 
 
-def slender_inertia(mass: ArrayLike, length: ArrayLike) -> Float[Array, ""]:
-    """Moment of inertia of a thin uniform rod about its centre, ``m l² / 12``."""
-    return jnp.asarray(mass) * jnp.asarray(length) ** 2 / 12.0
-
-
-class PainleveRod(AbstractSystem):
+class PainleveRod(AbstractPlanarRod):
     """Parameters of the rod and of its initial state.
 
     The initial state (Preclik Sec. 2.1) has the lower end at the origin, in contact (``g_n = 0``), with the
@@ -43,13 +38,6 @@ class PainleveRod(AbstractSystem):
 
     NUM_CONTACTS: ClassVar[int] = 1
 
-    mass: Float[Array, ""]
-    length: Float[Array, ""]
-    inertia: Float[Array, ""]
-    gravity: Float[Array, ""]
-    torque: Float[Array, ""]
-    force_x: Float[Array, ""]
-    mu: Float[Array, ""]
     phi0: Float[Array, ""]
     vx0: Float[Array, ""]
     omega0: Float[Array, ""]
@@ -67,27 +55,21 @@ class PainleveRod(AbstractSystem):
         vx0: ArrayLike = -1.0,
         omega0: ArrayLike = 0.0,
     ):
+        self._set_rod(mass, length, inertia, gravity, torque, force_x, mu)
         f64 = lambda a: jnp.asarray(a, dtype=float)  # noqa: E731
-        self.mass = f64(mass)
-        self.length = f64(length)
-        self.inertia = f64(slender_inertia(mass, length) if inertia is None else inertia)
-        self.gravity = f64(gravity)
-        self.torque = f64(torque)
-        self.force_x = f64(force_x)
-        self.mu = f64(mu)
         self.phi0 = f64(phi0)
         self.vx0 = f64(vx0)
         self.omega0 = f64(omega0)
 
     # -- kinematics -------------------------------------------------------------------------------------
 
-    def gap(self, q: Float[Array, 3]) -> Float[Array, 2]:
+    def gap(self, q: Float[Array, "3"]) -> Float[Array, "2"]:
         """``(g_n, g_t)`` of Eq. 2."""
         x, y, phi = q
         half = 0.5 * self.length
         return jnp.stack([y - half * jnp.sin(phi), x - half * jnp.cos(phi)])
 
-    def jacobian(self, q: Float[Array, 3]) -> Float[Array, "2 3"]:
+    def jacobian(self, q: Float[Array, "3"]) -> Float[Array, "2 3"]:
         """Contact Jacobian ``J = ∂g/∂q`` of Eq. 3 (rows: normal, tangential)."""
         phi = q[2]
         half = 0.5 * self.length
@@ -99,57 +81,30 @@ class PainleveRod(AbstractSystem):
             ]
         )
 
-    def jacobian_rate(self, q: Float[Array, 3], v: Float[Array, 3]) -> Float[Array, 2]:
+    def jacobian_rate(self, q: Float[Array, "3"], v: Float[Array, "3"]) -> Float[Array, "2"]:
         """``J̇ v``: the velocity-dependent part of ``g̈`` in Eq. 4."""
         phi, omega = q[2], v[2]
         half = 0.5 * self.length
         return jnp.stack([half * jnp.sin(phi) * omega**2, half * jnp.cos(phi) * omega**2])
 
-    def mass_matrix(self, q: Float[Array, 3] | None = None) -> Float[Array, "3 3"]:
-        """``M = diag(m, m, I)`` (Eq. 1); constant for the rod (``q`` is not needed)."""
-        return jnp.diag(jnp.stack([self.mass, self.mass, self.inertia]))
-
-    def mass_solve(self, q: Float[Array, 3], force: Float[Array, 3]) -> Float[Array, 3]:
-        """``M⁻¹ f`` by division (the mass matrix is diagonal)."""
-        return force / jnp.stack([self.mass, self.mass, self.inertia])
-
-    def applied_force(self) -> Float[Array, 3]:
-        """Generalised applied force ``(f_x, f_y, τ)`` with ``f_y = −m g``."""
-        return jnp.stack([self.force_x, -self.mass * self.gravity, self.torque])
-
     # -- the system interface (one contact) ---------------------------------------------------------------
 
-    def forces(self, q: Float[Array, 3], v: Float[Array, 3], t: ArrayLike = 0.0) -> Float[Array, 3]:
-        """``h``: the constant applied loads."""
-        return self.applied_force()
-
-    def gaps(self, q: Float[Array, 3]) -> Float[Array, "1 2"]:
+    def gaps(self, q: Float[Array, "3"]) -> Float[Array, "1 2"]:
         return self.gap(q)[None]
 
-    def jacobians(self, q: Float[Array, 3]) -> Float[Array, "1 2 3"]:
+    def jacobians(self, q: Float[Array, "3"]) -> Float[Array, "1 2 3"]:
         return self.jacobian(q)[None]
 
-    def jacobian_rates(self, q: Float[Array, 3], v: Float[Array, 3]) -> Float[Array, "1 2"]:
+    def jacobian_rates(self, q: Float[Array, "3"], v: Float[Array, "3"]) -> Float[Array, "1 2"]:
         return self.jacobian_rate(q, v)[None]
 
     @property
-    def friction_coefficients(self) -> Float[Array, 1]:
+    def friction_coefficients(self) -> Float[Array, "1"]:
         return self.mu[None]
-
-    @property
-    def length_scale(self) -> Float[Array, ""]:
-        return self.length
-
-    def potential_energy(self, q: Float[Array, 3]) -> Float[Array, ""]:
-        """``m g y − τ φ − f_x x``."""
-        return self.mass * self.gravity * q[1] - self.torque * q[2] - self.force_x * q[0]
-
-    def kinetic_energy(self, q: Float[Array, 3], v: Float[Array, 3]) -> Float[Array, ""]:
-        return 0.5 * (self.mass * (v[0] ** 2 + v[1] ** 2) + self.inertia * v[2] ** 2)
 
     # -- state ------------------------------------------------------------------------------------------
 
-    def initial_state(self) -> tuple[Float[Array, 3], Float[Array, 3]]:
+    def initial_state(self) -> tuple[Float[Array, "3"], Float[Array, "3"]]:
         """``(q₀, v₀)``: lower end at the origin, in contact, at rest in the normal direction."""
         half = 0.5 * self.length
         c, s = jnp.cos(self.phi0), jnp.sin(self.phi0)

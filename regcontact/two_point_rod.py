@@ -21,24 +21,16 @@ from typing import ClassVar
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
-from regcontact.rod import slender_inertia
-from regcontact.system import AbstractSystem
+from regcontact._planar_rod import AbstractPlanarRod
 
 __all__ = ["TwoPointRod"]
 
 
-class TwoPointRod(AbstractSystem):
+class TwoPointRod(AbstractPlanarRod):
     """A rigid rod of mass ``m``, length ``l``, inertia ``I`` whose two ends are frictional contacts."""
 
     NUM_CONTACTS: ClassVar[int] = 2
 
-    mass: Float[Array, ""]
-    length: Float[Array, ""]
-    inertia: Float[Array, ""]
-    gravity: Float[Array, ""]
-    torque: Float[Array, ""]
-    force_x: Float[Array, ""]
-    mu: Float[Array, ""]
     phi0: Float[Array, ""]
     height: Float[Array, ""]
     vx0: Float[Array, ""]
@@ -60,37 +52,21 @@ class TwoPointRod(AbstractSystem):
         vy0: ArrayLike = 0.0,
         omega0: ArrayLike = 0.0,
     ):
+        self._set_rod(mass, length, inertia, gravity, torque, force_x, mu)
         f64 = lambda a: jnp.asarray(a, dtype=float)  # noqa: E731
-        self.mass = f64(mass)
-        self.length = f64(length)
-        self.inertia = f64(slender_inertia(mass, length) if inertia is None else inertia)
-        self.gravity = f64(gravity)
-        self.torque = f64(torque)
-        self.force_x = f64(force_x)
-        self.mu = f64(mu)
         self.phi0 = f64(phi0)
         self.height = f64(height)
         self.vx0 = f64(vx0)
         self.vy0 = f64(vy0)
         self.omega0 = f64(omega0)
 
-    def mass_matrix(self, q: Float[Array, 3] | None = None) -> Float[Array, "3 3"]:
-        return jnp.diag(jnp.stack([self.mass, self.mass, self.inertia]))
-
-    def mass_solve(self, q: Float[Array, 3], force: Float[Array, 3]) -> Float[Array, 3]:
-        return force / jnp.stack([self.mass, self.mass, self.inertia])
-
-    def forces(self, q: Float[Array, 3], v: Float[Array, 3], t: ArrayLike = 0.0) -> Float[Array, 3]:
-        """``(f_x, −m g, τ)``."""
-        return jnp.stack([self.force_x, -self.mass * self.gravity, self.torque])
-
-    def gaps(self, q: Float[Array, 3]) -> Float[Array, "2 2"]:
+    def gaps(self, q: Float[Array, "3"]) -> Float[Array, "2 2"]:
         x, y, phi = q
         h = 0.5 * self.length
         s, c = h * jnp.sin(phi), h * jnp.cos(phi)
         return jnp.stack([jnp.stack([y - s, x - c]), jnp.stack([y + s, x + c])])
 
-    def jacobians(self, q: Float[Array, 3]) -> Float[Array, "2 2 3"]:
+    def jacobians(self, q: Float[Array, "3"]) -> Float[Array, "2 2 3"]:
         phi = q[2]
         h = 0.5 * self.length
         s, c = h * jnp.sin(phi), h * jnp.cos(phi)
@@ -99,28 +75,17 @@ class TwoPointRod(AbstractSystem):
         end_2 = jnp.stack([jnp.stack([zero, one, c]), jnp.stack([one, zero, -s])])
         return jnp.stack([end_1, end_2])
 
-    def jacobian_rates(self, q: Float[Array, 3], v: Float[Array, 3]) -> Float[Array, "2 2"]:
+    def jacobian_rates(self, q: Float[Array, "3"], v: Float[Array, "3"]) -> Float[Array, "2 2"]:
         phi, omega = q[2], v[2]
         h = 0.5 * self.length
         rate = jnp.stack([h * jnp.sin(phi) * omega**2, h * jnp.cos(phi) * omega**2])
         return jnp.stack([rate, -rate])
 
     @property
-    def friction_coefficients(self) -> Float[Array, 2]:
+    def friction_coefficients(self) -> Float[Array, "2"]:
         return jnp.stack([self.mu, self.mu])
 
-    @property
-    def length_scale(self) -> Float[Array, ""]:
-        return self.length
-
-    def potential_energy(self, q: Float[Array, 3]) -> Float[Array, ""]:
-        """``m g y − τ φ − f_x x``."""
-        return self.mass * self.gravity * q[1] - self.torque * q[2] - self.force_x * q[0]
-
-    def kinetic_energy(self, q: Float[Array, 3], v: Float[Array, 3]) -> Float[Array, ""]:
-        return 0.5 * (self.mass * (v[0] ** 2 + v[1] ** 2) + self.inertia * v[2] ** 2)
-
-    def initial_state(self) -> tuple[Float[Array, 3], Float[Array, 3]]:
+    def initial_state(self) -> tuple[Float[Array, "3"], Float[Array, "3"]]:
         """The lower end ``height`` above the ground (end 1 at ``x = 0``), velocities ``(v_x0, v_y0, ω₀)``."""
         h = 0.5 * self.length
         c, s = jnp.cos(self.phi0), jnp.sin(self.phi0)

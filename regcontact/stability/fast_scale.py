@@ -94,7 +94,7 @@ class Equilibrium(eqx.Module):
     penetration: Float[Array, ""]
     normal_force: Float[Array, ""]
     exists: Bool[Array, ""]
-    eigenvalues: Complex[Array, 2]
+    eigenvalues: Complex[Array, "2"]
 
 
 def normal_force(y: ArrayLike, v: ArrayLike, k: ArrayLike, q: ArrayLike) -> Float[Array, ...]:
@@ -104,7 +104,7 @@ def normal_force(y: ArrayLike, v: ArrayLike, k: ArrayLike, q: ArrayLike) -> Floa
     return jnp.where(passive, 0.0, jnp.maximum(k * y + q * v, 0.0))
 
 
-def _normal_field(z: Float[Array, 2], system: FastScaleSystem, lambda_t, lambda_n) -> Float[Array, 2]:
+def _normal_field(z: Float[Array, "2"], system: FastScaleSystem, lambda_t, lambda_n) -> Float[Array, "2"]:
     return jnp.stack([z[1], system.b + system.B * lambda_t + system.C * lambda_n])
 
 
@@ -113,21 +113,21 @@ def _stick_tangential_force(system: FastScaleSystem, lambda_n: Float[Array, ""])
     return -(system.a + system.B * lambda_n) / system.A
 
 
-def slip_vector_field(t: ArrayLike, z: Float[Array, 2], system: FastScaleSystem) -> Float[Array, 2]:
+def slip_vector_field(t: ArrayLike, z: Float[Array, "2"], system: FastScaleSystem) -> Float[Array, "2"]:
     """Fast normal dynamics while slipping in the direction ``slip_sign`` (``+1`` or ``−1``)."""
     del t
     lambda_n = normal_force(z[0], z[1], system.k, system.q)
     return _normal_field(z, system, -jnp.sign(system.slip_sign) * system.mu * lambda_n, lambda_n)
 
 
-def stick_vector_field(t: ArrayLike, z: Float[Array, 2], system: FastScaleSystem) -> Float[Array, 2]:
+def stick_vector_field(t: ArrayLike, z: Float[Array, "2"], system: FastScaleSystem) -> Float[Array, "2"]:
     """Fast normal dynamics in stick, whatever the friction cone says (for linearisation)."""
     del t
     lambda_n = normal_force(z[0], z[1], system.k, system.q)
     return _normal_field(z, system, _stick_tangential_force(system, lambda_n), lambda_n)
 
 
-def fast_vector_field(t: ArrayLike, z: Float[Array, 2], system: FastScaleSystem) -> Float[Array, 2]:
+def fast_vector_field(t: ArrayLike, z: Float[Array, "2"], system: FastScaleSystem) -> Float[Array, "2"]:
     """The fast dynamics of the state the contact is in: slip for ``u ≠ 0``; for ``u = 0`` stick with its
     tangential force capped at the friction cone (slip onset where the cone cannot hold it)."""
     lambda_n = normal_force(z[0], z[1], system.k, system.q)
@@ -137,7 +137,7 @@ def fast_vector_field(t: ArrayLike, z: Float[Array, 2], system: FastScaleSystem)
     return jnp.where(system.slip_sign == 0, at_rest, slip_vector_field(t, z, system))
 
 
-def linearisation_eigenvalues(gain: ArrayLike, k: ArrayLike, q: ArrayLike) -> Complex[Array, 2]:
+def linearisation_eigenvalues(gain: ArrayLike, k: ArrayLike, q: ArrayLike) -> Complex[Array, "2"]:
     """Eigenvalues of ``[[0, 1], [K k, K q]]``, roots of ``λ² − K q λ − K k = 0``, ascending real part."""
     gain, k, q = (jnp.asarray(x, dtype=float) for x in (gain, k, q))
     trace, determinant = gain * q, -gain * k
@@ -170,7 +170,7 @@ def stick_equilibrium(system: FastScaleSystem) -> Equilibrium:
     )
 
 
-def autodiff_eigenvalues(field, system: FastScaleSystem, penetration: ArrayLike) -> Complex[Array, 2]:
+def autodiff_eigenvalues(field, system: FastScaleSystem, penetration: ArrayLike) -> Complex[Array, "2"]:
     """Eigenvalues of ``jax.jacfwd`` of ``field(t, z, system)`` at ``z = (penetration, 0)``, ascending real part."""
     z0 = jnp.stack([jnp.asarray(penetration, dtype=float), jnp.zeros(())])
     jacobian = jax.jacfwd(lambda z: field(0.0, z, system))(z0)
@@ -205,7 +205,7 @@ def fast_trajectories(
     """
     fractions = jnp.linspace(0.0, 1.0, saves)
 
-    def one(system: FastScaleSystem, z0: Float[Array, 2], direction: Float[Array, ""]) -> Float[Array, "saves 2"]:
+    def one(system: FastScaleSystem, z0: Float[Array, "2"], direction: Float[Array, ""]) -> Float[Array, "saves 2"]:
         def field(t, z, args):
             return direction * fast_vector_field(t, z, args)
 

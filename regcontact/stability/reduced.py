@@ -84,7 +84,7 @@ def reduced_dynamics(
     jacobian: Float[Array, "2 n"],
     applied_force: Float[Array, " n"],
     velocity: Float[Array, " n"],
-    jacobian_rate: Float[Array, 2],
+    jacobian_rate: Float[Array, "2"],
 ) -> ReducedDynamics:
     """Reduced quantities from a generic description of the system at one state.
 
@@ -107,7 +107,7 @@ def reduced_dynamics(
     )
 
 
-def rod_reduced_dynamics(rod: PainleveRod, q: Float[Array, 3], v: Float[Array, 3]) -> ReducedDynamics:
+def rod_reduced_dynamics(rod: PainleveRod, q: Float[Array, "3"], v: Float[Array, "3"]) -> ReducedDynamics:
     """Reduced quantities of Preclik's rod at ``(q, v)``, in Champneys' (mirrored) frame: ``u = −ġ_t``.
 
     For ``m = g = 1``, half-length ``ℓ = 1`` and ``I = 1/3`` these are the paper's closed forms

@@ -274,10 +274,10 @@ def impacts_without_collision(painleve: Float[Array, "... 2 2"]) -> TwoContactIm
 class TwoContactSystem(eqx.Module):
     """Free normal accelerations ``b``, Painlevé matrix ``p⁺`` and each contact's law ``(k_i, q_i)`` (Eq. 31)."""
 
-    b: Float[Array, 2]
+    b: Float[Array, "2"]
     painleve: Float[Array, "2 2"]
-    k: Float[Array, 2]
-    q: Float[Array, 2]
+    k: Float[Array, "2"]
+    q: Float[Array, "2"]
 
     def __init__(self, b: ArrayLike, painleve: ArrayLike, k: ArrayLike = -1.0, q: ArrayLike = -1.0):
         self.b = jnp.asarray(b, dtype=float)
@@ -290,14 +290,14 @@ class TwoContactEquilibrium(eqx.Module):
     """The ``S+S+`` equilibrium ``(ỹ⁰, 0)``: normal forces, whether both are positive, eigenvalues (closed-form
     characteristic polynomial) and whether Routh–Hurwitz says stable."""
 
-    penetration: Float[Array, 2]
-    normal_force: Float[Array, 2]
+    penetration: Float[Array, "2"]
+    normal_force: Float[Array, "2"]
     exists: Bool[Array, ""]
-    eigenvalues: Complex[Array, 4]
+    eigenvalues: Complex[Array, "4"]
     stable: Bool[Array, ""]
 
 
-def two_contact_vector_field(t: ArrayLike, z: Float[Array, 4], system: TwoContactSystem) -> Float[Array, 4]:
+def two_contact_vector_field(t: ArrayLike, z: Float[Array, "4"], system: TwoContactSystem) -> Float[Array, "4"]:
     """Fast normal dynamics of two forward-slipping contacts, ``z = (ỹ₁, ỹ₂, ṽ₁, ṽ₂)``; a contact whose force
     vanishes is in free flight (Eqs. 30–31 per contact)."""
     del t
@@ -331,13 +331,13 @@ def characteristic_polynomial(painleve: Float[Array, "... 2 2"], k: ArrayLike, q
     return jnp.stack([jnp.ones_like(c0), c3, c2, c1, c0], axis=-1)
 
 
-def slip_slip_eigenvalues(painleve: Float[Array, "2 2"], k: ArrayLike, q: ArrayLike) -> Complex[Array, 4]:
+def slip_slip_eigenvalues(painleve: Float[Array, "2 2"], k: ArrayLike, q: ArrayLike) -> Complex[Array, "4"]:
     """Roots of :func:`characteristic_polynomial` (companion-matrix eigenvalues), ascending real part."""
     roots = jnp.roots(characteristic_polynomial(painleve, k, q), strip_zeros=False)
     return roots[jnp.lexsort((roots.imag, roots.real))]
 
 
-def equal_law_eigenvalues(painleve: Float[Array, "2 2"], k: ArrayLike, q: ArrayLike) -> Complex[Array, 4]:
+def equal_law_eigenvalues(painleve: Float[Array, "2 2"], k: ArrayLike, q: ArrayLike) -> Complex[Array, "4"]:
     """Closed form for equal contact laws ``K = kI, Q = qI``: the roots of ``s² − qπs − kπ`` for both eigenvalues
     ``π`` of ``p⁺`` (Sec. 4.3's slip polynomial with the gain ``p⁺`` replaced by ``π``), ascending real part."""
     painleve = jnp.asarray(painleve, dtype=float).astype(complex)
@@ -371,7 +371,7 @@ def slip_slip_equilibrium(system: TwoContactSystem) -> TwoContactEquilibrium:
     )
 
 
-def two_contact_autodiff_eigenvalues(system: TwoContactSystem, z0: Float[Array, 4]) -> Complex[Array, 4]:
+def two_contact_autodiff_eigenvalues(system: TwoContactSystem, z0: Float[Array, "4"]) -> Complex[Array, "4"]:
     """Eigenvalues of ``jax.jacfwd`` of :func:`two_contact_vector_field` at ``z0``, ascending real part."""
     jacobian = jax.jacfwd(lambda z: two_contact_vector_field(0.0, z, system))(jnp.asarray(z0, dtype=float))
     values = jnp.linalg.eigvals(jacobian)
