@@ -20,6 +20,7 @@ from regcontact.dynamics import (  # noqa: E402
 )
 from regcontact.friction_laws import FRICTION_LAWS, ViscousCoulomb  # noqa: E402
 from regcontact.normal_laws import NORMAL_LAWS, SpringDamper  # noqa: E402
+from regcontact.reduced_contact import ReducedSingleContact  # noqa: E402
 from regcontact.resolution import gap_resolution  # noqa: E402
 from regcontact.rigid_references import RigidReferences, rigid_references, select_impulse  # noqa: E402
 from regcontact.rod import PainleveRod, slender_inertia  # noqa: E402
@@ -61,6 +62,7 @@ __all__ = [
     "Controls",
     "PainleveRod",
     "RadauIIA5",
+    "ReducedSingleContact",
     "RUN_CHECKS",
     "RigidReferences",
     "TwoPointRod",

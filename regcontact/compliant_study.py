@@ -128,6 +128,8 @@ def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
     The paper's values belong to the system written in the file. If ``--set`` changed a ``system.*`` key or the
     sweep runs over system parameters, they describe another system and are dropped, with a note.
     """
+    for system in swept_systems(config)[1]:
+        SYSTEM_KINDS[config["system"]["kind"]].check(system)
     normal_law = config["contact"]["normal_law"]
     if config["termination"]["time_limit"] == "contact_time" and NORMAL_LAWS[normal_law].LINEAR_STIFFNESS is None:
         raise cfg.ConfigError(

@@ -3,6 +3,7 @@
 ==================  ============================================================================================
 ``painleve_rod``    the rod of Preclik & Rüde with its lower end in contact (one contact; the default)
 ``two_point_rod``   the same rod with both ends able to touch the ground (two contacts)
+``reduced_single_contact``  Champneys' contact-space form ``(a, b, A, B, C, μ)`` of one contact
 ==================  ============================================================================================
 
 A key of another kind is an unknown key of this one: the config error names it and lists the kind's keys.
@@ -17,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from regcontact import config as cfg
+from regcontact.reduced_contact import ReducedSingleContact
 from regcontact.rigid import torque_threshold
 from regcontact.rod import PainleveRod
 from regcontact.system import AbstractSystem
@@ -95,13 +97,39 @@ def _two_point_rod_from_config(system: dict[str, Any]) -> TwoPointRod:
     return TwoPointRod(**values)
 
 
+#: Champneys' contact-space form of one contact (``docs/systems.md``).
+REDUCED_SINGLE_CONTACT_FIELDS: dict[str, cfg.Field] = {
+    "a": cfg.Field(cfg.finite, 0.0, "free tangential acceleration a"),
+    "b": cfg.Field(cfg.finite, -1.0, "free normal acceleration b (< 0 presses the contact)"),
+    "A": cfg.Field(cfg.positive, 1.0, "A > 0 of the contact-space inverse mass [[A, B], [B, C]]"),
+    "B": cfg.Field(cfg.finite, 0.0, "B of the contact-space inverse mass [[A, B], [B, C]]"),
+    "C": cfg.Field(cfg.positive, 1.0, "C > 0 of the contact-space inverse mass [[A, B], [B, C]]"),
+    "mu": cfg.Field(cfg.nonnegative, 0.5, "friction coefficient μ ≥ 0"),
+    "slip0": cfg.Field(cfg.finite, 0.0, "initial slip velocity u₀ (> 0: mode S+)"),
+    "normal_velocity0": cfg.Field(cfg.finite, 0.0, "initial normal velocity v₀ (< 0: approaching)"),
+}
+
+
+def _check_reduced_single_contact(system: dict[str, Any]) -> None:
+    """``[[A, B], [B, C]]`` must be positive definite, or there is no mass matrix."""
+    if system["A"] * system["C"] - system["B"] ** 2 <= 0.0:
+        raise cfg.ConfigError(
+            "system.B",
+            system["B"],
+            f"B² < A C = {system['A'] * system['C']:g}: the contact-space inverse mass [[A, B], [B, C]] must be "
+            "positive definite (else the mass matrix is singular or indefinite)",
+        )
+
+
 @dataclasses.dataclass(frozen=True)
 class SystemKind:
-    """A system kind of the config: its keys (besides ``kind``) and how to build the system from them."""
+    """A system kind of the config: its keys (besides ``kind``), how to build the system from them, and a
+    check across keys (raises ``ConfigError``)."""
 
     fields: Mapping[str, cfg.Field]
     build: Callable[[dict[str, Any]], AbstractSystem]
     doc: str
+    check: Callable[[dict[str, Any]], None] = lambda system: None
 
 
 #: System kinds by their config name.
@@ -109,6 +137,12 @@ SYSTEM_KINDS: dict[str, SystemKind] = {
     "painleve_rod": SystemKind(SYSTEM_FIELDS, lambda system: rod_from_config(system), "the Painlevé rod, one contact"),
     "two_point_rod": SystemKind(
         TWO_POINT_ROD_FIELDS, _two_point_rod_from_config, "the rod with both ends, two contacts"
+    ),
+    "reduced_single_contact": SystemKind(
+        REDUCED_SINGLE_CONTACT_FIELDS,
+        lambda system: ReducedSingleContact(**{key: value for key, value in system.items() if key != "kind"}),
+        "Champneys' contact-space form of one contact",
+        _check_reduced_single_contact,
     ),
 }
 
