@@ -7,6 +7,12 @@ from regcontact.lcp.complementarity import LCPResidual, lcp_residual, lcp_scale
 from regcontact.lcp.enumeration import LCPSolutions, SolutionContinuum, all_solutions
 from regcontact.lcp.friction import FrictionLCP, FrictionSolutions, friction_lcp, friction_solutions
 from regcontact.lcp.lemke import LemkeResult, LemkeStatus, lemke
+from regcontact.lcp.multi_contact_friction import (
+    MultiContactFrictionLCP,
+    MultiContactFrictionSolutions,
+    multi_contact_friction_lcp,
+    multi_contact_friction_solutions,
+)
 from regcontact.lcp.siconos_format import read_siconos_lcp
 
 __all__ = [
@@ -16,6 +22,8 @@ __all__ = [
     "LCPSolutions",
     "LemkeResult",
     "LemkeStatus",
+    "MultiContactFrictionLCP",
+    "MultiContactFrictionSolutions",
     "SolutionContinuum",
     "all_solutions",
     "friction_lcp",
@@ -23,5 +31,7 @@ __all__ = [
     "lcp_residual",
     "lcp_scale",
     "lemke",
+    "multi_contact_friction_lcp",
+    "multi_contact_friction_solutions",
     "read_siconos_lcp",
 ]

@@ -8,10 +8,23 @@ Each returns *all* its solutions with their contact mode. Each takes a :class:`C
 rod at any ``(q, v)`` with :meth:`ContactState.from_rod`) or a :class:`~regcontact.rod.PainleveRod`, taken at
 its initial state. Every tolerance is relative to the state's own scales: a rod rescaled in mass, length and
 gravity gives the rescaled solutions (``docs/rigid.md``, "Units and scaling").
+
+For ``k`` contacts, :mod:`regcontact.rigid.multi_contact` has the same three formulations on a
+:class:`MultiContactState`, with a mode per contact (``docs/rigid.md``, "k contacts").
 """
 
 from regcontact.rigid.force_acceleration import force_acceleration
 from regcontact.rigid.impulse_velocity import impulse_velocity
+from regcontact.rigid.multi_contact import (
+    ContactLabel,
+    IndexSets,
+    MultiContactSolution,
+    MultiContactSolutions,
+    MultiContactState,
+    multi_contact_force_acceleration,
+    multi_contact_impulse_velocity,
+    multi_contact_time_stepping,
+)
 from regcontact.rigid.painleve_conditions import (
     critical_angle,
     critical_friction,
@@ -23,8 +36,13 @@ from regcontact.rigid.state import ContactState
 from regcontact.rigid.time_stepping import TimeSteppingConvergence, time_stepping, time_stepping_convergence
 
 __all__ = [
+    "ContactLabel",
     "ContactMode",
     "ContactState",
+    "IndexSets",
+    "MultiContactSolution",
+    "MultiContactSolutions",
+    "MultiContactState",
     "RigidSolution",
     "RigidSolutions",
     "TimeSteppingConvergence",
@@ -33,6 +51,9 @@ __all__ = [
     "critical_friction",
     "force_acceleration",
     "impulse_velocity",
+    "multi_contact_force_acceleration",
+    "multi_contact_impulse_velocity",
+    "multi_contact_time_stepping",
     "painleve_coefficient",
     "time_stepping",
     "time_stepping_convergence",
