@@ -21,6 +21,7 @@ from regcontact import config as cfg
 from regcontact.contact_model import ContactModel
 from regcontact.friction_laws import FRICTION_LAWS
 from regcontact.normal_laws import NORMAL_LAWS
+from regcontact.rigid import MultiContactState, multi_contact_force_acceleration, multi_contact_impulse_velocity
 from regcontact.rigid_references import RigidReferences, rigid_references
 from regcontact.rod import PainleveRod
 from regcontact.run_checks import RUN_CHECKS
@@ -246,10 +247,29 @@ def _references(system: AbstractSystem, options: dict[str, Any]) -> RigidReferen
     return rigid_references(system, options) if isinstance(system, PainleveRod) else None
 
 
-def _references_json(reference: RigidReferences | None) -> dict[str, Any]:
-    if reference is None:
-        return {"note": "no rigid references: the rigid formulations of this study take one contact"}
-    return reference.as_json()
+def _references_json(system: AbstractSystem, reference: RigidReferences | None) -> dict[str, Any]:
+    """The rod's references; for another system every solution of the k-contact formulations at its initial
+    state (no reference is chosen: Preclik & Rüde's choice of Λ is made for one contact)."""
+    if reference is not None:
+        return reference.as_json()
+    state = MultiContactState.from_system(system)
+    document: dict[str, Any] = {
+        "note": "k-contact rigid solutions at the initial state (Leine & Brogliato Sec. 2); no reference impulse "
+        "is chosen for this system, so the rows have no distance to one",
+    }
+    for name, formulation in (
+        ("force_acceleration", multi_contact_force_acceleration),
+        ("impulse_velocity", multi_contact_impulse_velocity),
+    ):
+        try:
+            solutions = formulation(state)
+        except ValueError as error:  # e.g. a penetrating start: the formulation does not apply
+            document[f"{name}_solutions"] = f"not applicable: {error}"
+            continue
+        document[f"{name}_solutions"] = solutions.as_json()
+        if solutions.continua:
+            document[f"{name}_continua"] = [box.tolist() for box in solutions.continua]
+    return document
 
 
 def _integral_columns(integrals: np.ndarray, ok: bool) -> dict[str, float | None]:
@@ -341,12 +361,12 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
         references=(
             {
                 "systems": [
-                    {"system": {k: system[k] for k in axes}, **_references_json(reference)}
+                    {"system": {k: system[k] for k in axes}, **_references_json(system_from_config(system), reference)}
                     for system, reference in zip(systems, references)
                 ]
             }
             if axes
-            else _references_json(references[0])
+            else _references_json(system_from_config(systems[0]), references[0])
         ),
         solver_statistics={
             "solver": settings.solver,
