@@ -112,6 +112,11 @@ def test_a_study_of_each_system_kind_runs_and_bad_kinds_are_one_line(tmp_path, c
     )
     printed = capsys.readouterr().out
     assert "int_lambda_n_1" in printed and "int_lambda_t_2" in printed
+    import json
+
+    # the rod starts 2 cm up: both contacts open, so the k-contact problems give λ = 0, modes F F
+    references = json.loads((out / "results.json").read_text())["references"]
+    assert references["force_acceleration_solutions"] == [{"reactions": [[0.0, 0.0], [0.0, 0.0]], "modes": ["F", "F"]}]
     for override, message in [
         ("system.kind=box", "system.kind = 'box': expected one of 'painleve_rod', 'two_point_rod'"),
         ("system.omega0=1", None),  # a key both kinds have: fine
