@@ -313,7 +313,8 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
     axes, systems = swept_systems(config)
     progress(f"{len(labels)} cases: {len(systems)} system(s) × {len(config['sweep']['alpha'])} values of α")
 
-    references = [_references(system_from_config(system), config["references"]) for system in systems]
+    built = [system_from_config(system) for system in systems]
+    references = [_references(system, config["references"]) for system in built]
     runs, timings = sweep(cases, settings, chunk_size=config["sweep"]["chunk_size"], progress=progress)
 
     events = ("time_limit", *settings.events)
@@ -361,12 +362,12 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
         references=(
             {
                 "systems": [
-                    {"system": {k: system[k] for k in axes}, **_references_json(system_from_config(system), reference)}
-                    for system, reference in zip(systems, references)
+                    {"system": {k: system[k] for k in axes}, **_references_json(body, reference)}
+                    for system, body, reference in zip(systems, built, references)
                 ]
             }
             if axes
-            else _references_json(system_from_config(systems[0]), references[0])
+            else _references_json(built[0], references[0])
         ),
         solver_statistics={
             "solver": settings.solver,

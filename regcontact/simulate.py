@@ -30,7 +30,7 @@ from regcontact.contact_model import ContactModel
 from regcontact.dynamics import CompliantState, CompliantSystem, initial_state, vector_field
 from regcontact.run_checks import check_run
 from regcontact.solvers import CrossingBisection, RadauIIA5
-from regcontact.switches import RESTART_SURFACES, exit_condition
+from regcontact.switches import RESTART_SURFACES, exit_condition, exit_values
 from regcontact.system import AbstractSystem
 from regcontact.termination import EVENTS
 
@@ -228,16 +228,11 @@ def _first_event(masks: tuple) -> Int[Array, ""]:
     return jnp.where(jnp.any(stacked), jnp.argmax(stacked) + 1, 0)
 
 
-def _past_exits(surfaces, above, t, state, args) -> Bool[Array, "surfaces k"]:
+def _past_exits(surfaces, above, state, args) -> Bool[Array, "surfaces k"]:
     """Whether each contact lies past the exit of its side of each surface."""
     if not surfaces:
         return jnp.zeros(above.shape, bool)
-    return jnp.stack(
-        [
-            jnp.stack([exit_condition(surface, above[i], c)(t, state, args) > 0.0 for c in range(above.shape[1])])
-            for i, surface in enumerate(surfaces)
-        ]
-    )
+    return jnp.stack([exit_values(surface, above[i], state, args) > 0.0 for i, surface in enumerate(surfaces)])
 
 
 def _last(tree):
@@ -282,15 +277,16 @@ def solve(
         sol = _diffeqsolve(args, t, state, controls, settings, above, diffrax.SaveAt(t1=True))
         terminating, crossings = sol.event_mask if sol.event_mask is not None else ((), ())
         termination = _first_event(tuple(terminating))
-        crossed = _first_event(tuple(crossings)) > 0
-        restarted = crossed & (termination == 0)
+        crossing = _first_event(tuple(crossings)) - 1  # index of (surface, contact), surface-major; −1: none
+        restarted = (crossing >= 0) & (termination == 0)
         # Every contact past its exit switches, not only the one that triggered: contacts can cross together
-        # (a rod dropped flat touches down with both ends in the same step).
+        # (a rod dropped flat touches down with both ends in the same step). The trigger switches even if the
+        # state re-interpolated at a root on the step's end rounds back onto the surface.
         state_end = _last(sol.ys)
-        past = _past_exits(surfaces, above, sol.ts[-1], state_end, args)
-        trigger = jnp.arange(above.size).reshape(above.shape) == (_first_event(tuple(crossings)) - 1)
-        above = above ^ (restarted & (past | trigger))
-        steps = steps + jnp.stack([sol.stats[k] for k in ("num_steps", "num_accepted_steps", "num_rejected_steps")])
+        trigger = jnp.arange(above.size).reshape(above.shape) == crossing
+        above = above ^ (restarted & (_past_exits(surfaces, above, state_end, args) | trigger))
+        statistics = ("num_steps", "num_accepted_steps", "num_rejected_steps")
+        steps = steps + jnp.stack([sol.stats[name] for name in statistics])
         out_of_steps = steps[0] >= settings.max_steps
         result = diffrax.RESULTS.where(restarted & out_of_steps, diffrax.RESULTS.max_steps_reached, sol.result)
         finished = ~restarted | out_of_steps
@@ -312,7 +308,7 @@ def solve(
     held = args
     for i, surface in enumerate(surfaces):
         held = surface.hold(held, above_end[i])
-    missed_switch = (termination == 0) & jnp.any(_past_exits(surfaces, above_end, t_end, state_end, args))
+    missed_switch = (termination == 0) & jnp.any(_past_exits(surfaces, above_end, state_end, args))
     check = check_run(held, state0, state_end, termination, missed_switch, controls.rtol)
     return CompliantRun(
         t_end=t_end,

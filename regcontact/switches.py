@@ -46,7 +46,7 @@ from jaxtyping import Array, Bool, Float
 from regcontact.dynamics import CompliantState, CompliantSystem
 from regcontact.resolution import gap_resolution
 
-__all__ = ["RESTART_SURFACES", "FrozenContact", "RestartSurface", "exit_condition"]
+__all__ = ["RESTART_SURFACES", "FrozenContact", "RestartSurface", "exit_condition", "exit_values"]
 
 
 class FrozenContact(eqx.Module):
@@ -103,11 +103,18 @@ RESTART_SURFACES: dict[str, RestartSurface] = {
 }
 
 
+def exit_values(
+    surface: RestartSurface, above: Bool[Array, " k"], state: CompliantState, args: CompliantSystem
+) -> Float[Array, " k"]:
+    """Every contact's exit condition from its current side of ``surface``: positive once past the exit."""
+    return jnp.where(above, surface.leave_above(state, args), surface.leave_below(state, args))
+
+
 def exit_condition(surface: RestartSurface, above: Bool[Array, " k"], contact: int) -> Callable:
     """The diffrax condition (rising crossings) of ``contact``'s exit from its current side of ``surface``."""
 
     def condition(t, y, args, **kwargs):
         del t, kwargs
-        return jnp.where(above[contact], surface.leave_above(y, args)[contact], surface.leave_below(y, args)[contact])
+        return exit_values(surface, above, y, args)[contact]
 
     return condition

@@ -35,14 +35,28 @@ __all__ = [
     "system_kind",
 ]
 
-#: The rod's parameters (Preclik Eqs. 1–4 and the initial state of Sec. 2.1), with their defaults.
-SYSTEM_FIELDS: dict[str, cfg.Field] = {
+#: The keys every rod has: its body and the gravity on it.
+_ROD_BODY_FIELDS: dict[str, cfg.Field] = {
     "mass": cfg.Field(cfg.positive, 1.0, "rod mass m > 0"),
     "length": cfg.Field(cfg.positive, 2.0, "rod length l > 0"),
     "inertia": cfg.Field(
         cfg.float_or_choice(cfg.positive, "slender"), "slender", "moment of inertia I > 0, or 'slender' (m l²/12)"
     ),
     "gravity": cfg.Field(cfg.finite, 1.0, "gravitational acceleration g (f_y = −m g)"),
+}
+
+
+def _rod_values(system: dict[str, Any]) -> dict[str, Any]:
+    """A validated rod table as constructor arguments: without ``kind``, ``"slender"`` as ``inertia=None``."""
+    values = {key: value for key, value in system.items() if key != "kind"}
+    if values["inertia"] == "slender":
+        values["inertia"] = None
+    return values
+
+
+#: The rod's parameters (Preclik Eqs. 1–4 and the initial state of Sec. 2.1), with their defaults.
+SYSTEM_FIELDS: dict[str, cfg.Field] = {
+    **_ROD_BODY_FIELDS,
     "torque": cfg.Field(
         cfg.finite_or_table(below_threshold=cfg.finite),
         0.0,
@@ -58,9 +72,7 @@ SYSTEM_FIELDS: dict[str, cfg.Field] = {
 
 def rod_from_config(system: dict[str, Any]) -> PainleveRod:
     """The rod a validated ``[system]`` table describes (resolving ``"slender"`` and a torque below threshold)."""
-    values = {key: value for key, value in system.items() if key != "kind"}
-    if values["inertia"] == "slender":
-        values["inertia"] = None
+    values = _rod_values(system)
     if isinstance(values["torque"], dict):
         threshold = torque_threshold(
             values["phi0"], values["mass"], values["length"], values["inertia"], values["gravity"]
@@ -71,12 +83,7 @@ def rod_from_config(system: dict[str, Any]) -> PainleveRod:
 
 #: The two-point rod's keys (``docs/systems.md``).
 TWO_POINT_ROD_FIELDS: dict[str, cfg.Field] = {
-    "mass": cfg.Field(cfg.positive, 1.0, "rod mass m > 0"),
-    "length": cfg.Field(cfg.positive, 2.0, "rod length l > 0"),
-    "inertia": cfg.Field(
-        cfg.float_or_choice(cfg.positive, "slender"), "slender", "moment of inertia I > 0, or 'slender' (m l²/12)"
-    ),
-    "gravity": cfg.Field(cfg.finite, 1.0, "gravitational acceleration g (f_y = −m g)"),
+    **_ROD_BODY_FIELDS,
     "torque": cfg.Field(cfg.finite, 0.0, "applied torque τ"),
     "force_x": cfg.Field(cfg.finite, 0.0, "applied horizontal force f_x"),
     "mu": cfg.Field(cfg.nonnegative, 0.5, "friction coefficient μ ≥ 0 (both ends)"),
@@ -91,10 +98,7 @@ TWO_POINT_ROD_FIELDS: dict[str, cfg.Field] = {
 
 
 def _two_point_rod_from_config(system: dict[str, Any]) -> TwoPointRod:
-    values = {key: value for key, value in system.items() if key != "kind"}
-    if values["inertia"] == "slender":
-        values["inertia"] = None
-    return TwoPointRod(**values)
+    return TwoPointRod(**_rod_values(system))
 
 
 #: Champneys' contact-space form of one contact (``docs/systems.md``).
