@@ -1,7 +1,7 @@
 """The compliant Painlevé rod as a plain numpy vector field with a hand-derived Jacobian, for SciPy's ``solve_ivp``.
 
 This is what a SciPy user writes: scalar ``math`` in the field, an 8 × 8 numpy array for the Jacobian, no JAX
-anywhere in the callbacks. It is the same vector field as ``regcontact.dynamics.flat_vector_field`` with the
+anywhere in the callbacks. It is the same vector field as ``regcontact.compliant.dynamics.flat_vector_field`` with the
 spring-damper normal law and viscous Coulomb friction (``tests/test_benchmark_scipy_rod.py`` checks both the
 field and the Jacobian against the JAX field and ``jax.jacfwd`` of it).
 

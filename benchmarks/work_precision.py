@@ -21,7 +21,7 @@ Printed, from this one run:
 4. per (α, rtol): SciPy's time over ours *at matched accuracy*: SciPy's cheapest run (over its rtol grid down
    to 1e-13) whose error is at most ours, or at most ten times the reference's own uncertainty where ours is
    below that;
-5. the six-α Table 1 sweep as one vmapped, compiled call (``regcontact.simulate.sweep``), and the same six
+5. the six-α Table 1 sweep as one vmapped, compiled call (``regcontact.compliant.simulate.sweep``), and the same six
    solves in sequence inside one compiled call (``lax.map``), vs SciPy doing the six solves at matched accuracy;
 6. the targets of issue 5, met or not;
 7. a touch-down run (the rod dropped onto a spring-damper ground; several contact switches, the force jumps at
@@ -45,13 +45,13 @@ from scipy.integrate import solve_ivp
 
 import regcontact  # noqa: F401  (float64)
 from benchmarks.scipy_rod import ScipyRod
-from regcontact.compliant_study import build_cases
-from regcontact.contact_model import ContactModel
-from regcontact.dynamics import CompliantState, CompliantSystem, flat_vector_field, initial_state
-from regcontact.rod import PainleveRod
-from regcontact.simulate import SOLVER_STATUSES, Case, Controls, SolveSettings, solve, sweep
-from regcontact.study import load_study
-from regcontact.termination import contact_time
+from regcontact.compliant.dynamics import CompliantState, CompliantSystem, flat_vector_field, initial_state
+from regcontact.compliant.simulate import SOLVER_STATUSES, Case, Controls, SolveSettings, solve, sweep
+from regcontact.compliant.termination import contact_time
+from regcontact.contact.contact_model import ContactModel
+from regcontact.studies.compliant_study import build_cases
+from regcontact.studies.loading import load_study
+from regcontact.systems.rod import PainleveRod
 
 ALPHAS = [10.0**e for e in range(3, 13)]
 RTOLS = [10.0**-e for e in range(6, 12)]

@@ -39,9 +39,9 @@ def _load(args: argparse.Namespace):
     Raises :class:`ConfigError` for a bad config, a CONFIG that cannot be read, or an ``--out`` (or default
     folder) where the results could not be written.
     """
-    from regcontact.config import ConfigError
-    from regcontact.study import load_study
-    from regcontact.study_result import out_dir_problem
+    from regcontact.studies.config import ConfigError
+    from regcontact.studies.loading import load_study
+    from regcontact.studies.study_result import out_dir_problem
 
     path = Path(args.config)
     try:
@@ -63,7 +63,7 @@ def _load(args: argparse.Namespace):
 
 def _run(args: argparse.Namespace) -> int:
     """Check, run, write, print. Results are never lost: if ``--out`` fails at the end, they go elsewhere."""
-    from regcontact.config import ConfigError
+    from regcontact.studies.config import ConfigError
 
     try:
         loaded, out_dir = _load(args)
@@ -95,7 +95,7 @@ def _compute(loaded):
 
 def _print_result(result, loaded) -> None:
     """The study's title, its table, summary, failures and notes, on stdout."""
-    from regcontact.study_result import format_table
+    from regcontact.studies.study_result import format_table
 
     study = loaded.config["study"]
     columns = [c for c in loaded.kind.TABLE_COLUMNS if c in result.columns]
@@ -111,7 +111,7 @@ def _print_result(result, loaded) -> None:
 
 def _write(result, config, out_dir: Path) -> tuple[Path, Path] | OSError:
     """The paths written, or the error that stopped the writing (the table is printed either way)."""
-    from regcontact.study_result import write_results
+    from regcontact.studies.study_result import write_results
 
     try:
         return write_results(result, config, out_dir, command=sys.argv)
@@ -121,7 +121,7 @@ def _write(result, config, out_dir: Path) -> tuple[Path, Path] | OSError:
 
 def _write_elsewhere(result, config, out_dir: Path, error: OSError) -> int:
     """Save the results in a fresh temporary folder after ``out_dir`` failed, and say where; exit status 1."""
-    from regcontact.study_result import write_results
+    from regcontact.studies.study_result import write_results
 
     failed = f"could not write results to {str(out_dir)!r} ({error.strerror or error})"
     try:
@@ -136,7 +136,7 @@ def _write_elsewhere(result, config, out_dir: Path, error: OSError) -> int:
 
 def _figures(args: argparse.Namespace) -> int:
     from regcontact.figures import load_figures
-    from regcontact.study_result import out_dir_problem
+    from regcontact.studies.study_result import out_dir_problem
 
     figures = load_figures()
     if args.list:

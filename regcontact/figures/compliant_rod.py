@@ -19,11 +19,11 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from regcontact.compliant_study import build_cases  # noqa: E402
-from regcontact.dynamics import CompliantSystem, contact_forces  # noqa: E402
+from regcontact.compliant.dynamics import CompliantSystem, contact_forces  # noqa: E402
+from regcontact.compliant.simulate import Controls, SolveSettings, trajectory  # noqa: E402
 from regcontact.figures import figure, study_config  # noqa: E402
-from regcontact.simulate import Controls, SolveSettings, trajectory  # noqa: E402
-from regcontact.study import load_study  # noqa: E402
+from regcontact.studies.compliant_study import build_cases  # noqa: E402
+from regcontact.studies.loading import load_study  # noqa: E402
 
 __all__ = ["draw_force_histories", "draw_force_integrals"]
 

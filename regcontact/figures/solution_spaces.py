@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 
 from regcontact.figures import figure
 from regcontact.rigid import ContactState, RigidSolutions, impulse_velocity, time_stepping, torque_threshold
-from regcontact.rod import PainleveRod
+from regcontact.systems.rod import PainleveRod
 
 __all__ = ["SolutionSpace", "solution_space"]
 

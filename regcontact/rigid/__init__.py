@@ -5,7 +5,7 @@
 - :func:`time_stepping` (Sec. 4): one semi-implicit Euler step, ``δt λ̃``; tends to the impulses as ``O(δt)``.
 
 Each returns *all* its solutions with their contact mode. Each takes a :class:`ContactState` (build one from a
-rod at any ``(q, v)`` with :meth:`ContactState.from_rod`) or a :class:`~regcontact.rod.PainleveRod`, taken at
+rod at any ``(q, v)`` with :meth:`ContactState.from_rod`) or a :class:`~regcontact.systems.rod.PainleveRod`, taken at
 its initial state. Every tolerance is relative to the state's own scales: a rod rescaled in mass, length and
 gravity gives the rescaled solutions (``docs/rigid.md``, "Units and scaling").
 
@@ -13,49 +13,45 @@ For ``k`` contacts, :mod:`regcontact.rigid.multi_contact` has the same three for
 :class:`MultiContactState`, with a mode per contact (``docs/rigid.md``, "k contacts").
 """
 
-from regcontact.rigid.force_acceleration import force_acceleration
-from regcontact.rigid.impulse_velocity import impulse_velocity
+from regcontact.rigid import lcp as lcp
+from regcontact.rigid.force_acceleration import (
+    force_acceleration as force_acceleration,
+)
+from regcontact.rigid.impulse_velocity import (
+    impulse_velocity as impulse_velocity,
+)
 from regcontact.rigid.multi_contact import (
-    ContactLabel,
-    IndexSets,
-    MultiContactSolution,
-    MultiContactSolutions,
-    MultiContactState,
-    multi_contact_force_acceleration,
-    multi_contact_impulse_velocity,
-    multi_contact_time_stepping,
+    ContactLabel as ContactLabel,
+    IndexSets as IndexSets,
+    MultiContactSolution as MultiContactSolution,
+    MultiContactSolutions as MultiContactSolutions,
+    MultiContactState as MultiContactState,
+    multi_contact_force_acceleration as multi_contact_force_acceleration,
+    multi_contact_impulse_velocity as multi_contact_impulse_velocity,
+    multi_contact_time_stepping as multi_contact_time_stepping,
 )
 from regcontact.rigid.painleve_conditions import (
-    critical_angle,
-    critical_friction,
-    painleve_coefficient,
-    torque_threshold,
+    critical_angle as critical_angle,
+    critical_friction as critical_friction,
+    painleve_coefficient as painleve_coefficient,
+    torque_threshold as torque_threshold,
 )
-from regcontact.rigid.solutions import ContactMode, RigidSolution, RigidSolutions, contact_mode
-from regcontact.rigid.state import ContactState
-from regcontact.rigid.time_stepping import TimeSteppingConvergence, time_stepping, time_stepping_convergence
-
-__all__ = [
-    "ContactLabel",
-    "ContactMode",
-    "ContactState",
-    "IndexSets",
-    "MultiContactSolution",
-    "MultiContactSolutions",
-    "MultiContactState",
-    "RigidSolution",
-    "RigidSolutions",
-    "TimeSteppingConvergence",
-    "contact_mode",
-    "critical_angle",
-    "critical_friction",
-    "force_acceleration",
-    "impulse_velocity",
-    "multi_contact_force_acceleration",
-    "multi_contact_impulse_velocity",
-    "multi_contact_time_stepping",
-    "painleve_coefficient",
-    "time_stepping",
-    "time_stepping_convergence",
-    "torque_threshold",
-]
+from regcontact.rigid.references import (
+    RigidReferences as RigidReferences,
+    rigid_references as rigid_references,
+    select_impulse as select_impulse,
+)
+from regcontact.rigid.solutions import (
+    ContactMode as ContactMode,
+    RigidSolution as RigidSolution,
+    RigidSolutions as RigidSolutions,
+    contact_mode as contact_mode,
+)
+from regcontact.rigid.state import (
+    ContactState as ContactState,
+)
+from regcontact.rigid.time_stepping import (
+    TimeSteppingConvergence as TimeSteppingConvergence,
+    time_stepping as time_stepping,
+    time_stepping_convergence as time_stepping_convergence,
+)

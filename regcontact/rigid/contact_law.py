@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from regcontact.lcp import friction_lcp, friction_solutions
+from regcontact.rigid.lcp import friction_lcp, friction_solutions
 from regcontact.rigid.solutions import ContactMode, contact_mode
 
 __all__ = ["contact_law_solutions"]

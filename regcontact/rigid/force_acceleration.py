@@ -15,11 +15,11 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from regcontact.lcp import all_solutions
 from regcontact.rigid.contact_law import contact_law_solutions
+from regcontact.rigid.lcp import all_solutions
 from regcontact.rigid.solutions import ContactMode, RigidSolution, RigidSolutions, contact_mode
 from regcontact.rigid.state import ContactState, as_contact_state
-from regcontact.rod import PainleveRod
+from regcontact.systems.rod import PainleveRod
 
 __all__ = ["force_acceleration"]
 
@@ -31,7 +31,7 @@ def force_acceleration(state: ContactState | PainleveRod, tol: float = 1e-9) -> 
     single solution is ``λ = 0``, opening. A penetrating (``g_n < 0``) or colliding (``ġ_n < 0``) contact has no
     force solution at all (it needs an impulse) and raises ``ValueError``. Zero tests are relative: ``tol``
     times the state's ``gap_scale`` or ``velocity_scale``; the LCPs are solved in their own units
-    (:meth:`~regcontact.lcp.FrictionLCP.nondimensional`), so a rescaled body gives rescaled forces.
+    (:meth:`~regcontact.rigid.lcp.FrictionLCP.nondimensional`), so a rescaled body gives rescaled forces.
     """
     state = as_contact_state(state, "force_acceleration")
     length_scale = state.gap_scale

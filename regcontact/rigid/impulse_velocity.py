@@ -12,7 +12,7 @@ import numpy as np
 from regcontact.rigid.contact_law import contact_law_solutions
 from regcontact.rigid.solutions import RigidSolution, RigidSolutions
 from regcontact.rigid.state import ContactState, as_contact_state
-from regcontact.rod import PainleveRod
+from regcontact.systems.rod import PainleveRod
 
 __all__ = ["impulse_velocity"]
 

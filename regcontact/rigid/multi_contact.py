@@ -34,9 +34,9 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from regcontact.lcp.multi_contact_friction import multi_contact_friction_lcp, multi_contact_friction_solutions
+from regcontact.rigid.lcp.multi_contact_friction import multi_contact_friction_lcp, multi_contact_friction_solutions
 from regcontact.rigid.state import ContactState
-from regcontact.rod import PainleveRod
+from regcontact.systems.rod import PainleveRod
 
 __all__ = [
     "ContactLabel",
@@ -131,7 +131,7 @@ class MultiContactState:
     def from_system(
         cls, system: Any, q: ArrayLike | None = None, v: ArrayLike | None = None, t: float = 0.0
     ) -> MultiContactState:
-        """Any system with the :class:`~regcontact.system.AbstractSystem` interface at ``(q, v, t)`` (default:
+        """Any system with the :class:`~regcontact.systems.system.AbstractSystem` interface at ``(q, v, t)`` (default:
         its initial state): ``mass_matrix``, ``forces``, ``gaps``, ``jacobians``, ``jacobian_rates``,
         ``friction_coefficients``, ``length_scale``."""
         q0, v0 = system.initial_state()

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from regcontact.rod import PainleveRod
+from regcontact.systems.rod import PainleveRod
 
 __all__ = ["ContactState", "as_contact_state"]
 

@@ -19,7 +19,7 @@ from regcontact.rigid.contact_law import contact_law_solutions
 from regcontact.rigid.impulse_velocity import impulse_velocity
 from regcontact.rigid.solutions import ContactMode, RigidSolution, RigidSolutions
 from regcontact.rigid.state import ContactState, as_contact_state
-from regcontact.rod import PainleveRod
+from regcontact.systems.rod import PainleveRod
 
 __all__ = ["TimeSteppingConvergence", "time_stepping", "time_stepping_convergence"]
 

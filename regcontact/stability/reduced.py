@@ -14,7 +14,7 @@ with ``c = ∂x/∂q`` and ``d = ∂y/∂q`` the rows of the contact Jacobian, `
 to reproduce the closed forms the paper gives for the classical rod, which :func:`rod_reduced_dynamics` does.)
 
 **Sign conventions.** Champneys' rod (their Fig. 2) has its contact point *to the right* of the centre of mass,
-Preclik's (``regcontact.rod``) *to the left*: one is the mirror image of the other. :func:`rod_reduced_dynamics`
+Preclik's (``regcontact.systems.rod``) *to the left*: one is the mirror image of the other. :func:`rod_reduced_dynamics`
 works in Champneys' frame, so that the paper's closed forms and tables apply verbatim:
 
     y = g_n,   v = ġ_n,   λ_N = λ_n,   x = −g_t,   u = −ġ_t,   λ_T = −λ_t,   θ = φ.
@@ -30,7 +30,7 @@ import equinox as eqx
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Bool, Float
 
-from regcontact.rod import PainleveRod
+from regcontact.systems.rod import PainleveRod
 
 __all__ = [
     "ReducedDynamics",
@@ -88,7 +88,7 @@ def reduced_dynamics(
 ) -> ReducedDynamics:
     """Reduced quantities from a generic description of the system at one state.
 
-    ``jacobian`` has rows ``(d, c) = (∂y/∂q, ∂x/∂q)`` (normal first, as ``regcontact.rod``), ``applied_force``
+    ``jacobian`` has rows ``(d, c) = (∂y/∂q, ∂x/∂q)`` (normal first, as ``regcontact.systems.rod``), ``applied_force``
     is ``f`` of Eq. 7 (all non-contact generalised forces, velocity-dependent ones included) and
     ``jacobian_rate`` is ``J̇ q̇ = (ḋᵀq̇, ċᵀq̇)``.
     """

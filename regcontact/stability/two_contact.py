@@ -63,7 +63,7 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, ArrayLike, Bool, Complex, Float, Int
 
-from regcontact.lcp import all_solutions
+from regcontact.rigid.lcp import all_solutions
 from regcontact.stability.fast_scale import normal_force
 
 __all__ = [

@@ -1,0 +1,40 @@
+"""The compliant model of any system: its vector field, events and restarts, consistency checks, and the
+jitted, vmapped solve and sweep with the stiff solvers of :mod:`regcontact.compliant.solvers`."""
+
+from regcontact.compliant.dynamics import (
+    CompliantState as CompliantState,
+    CompliantSystem as CompliantSystem,
+    contact_forces as contact_forces,
+    flat_vector_field as flat_vector_field,
+    initial_state as initial_state,
+    vector_field as vector_field,
+)
+from regcontact.compliant.resolution import (
+    gap_resolution as gap_resolution,
+    normal_speed_resolution as normal_speed_resolution,
+)
+from regcontact.compliant.run_checks import (
+    RUN_CHECKS as RUN_CHECKS,
+)
+from regcontact.compliant.simulate import (
+    IMPLICIT_SOLVERS as IMPLICIT_SOLVERS,
+    SOLVER_STATUSES as SOLVER_STATUSES,
+    Case as Case,
+    CompliantRun as CompliantRun,
+    Controls as Controls,
+    SolveSettings as SolveSettings,
+    SweepTimings as SweepTimings,
+    batch_agreement as batch_agreement,
+    solve as solve,
+    sweep as sweep,
+    trajectory as trajectory,
+)
+from regcontact.compliant.switches import (
+    RESTART_SURFACES as RESTART_SURFACES,
+)
+from regcontact.compliant.termination import (
+    EVENTS as EVENTS,
+    contact_open as contact_open,
+    contact_time as contact_time,
+    effective_normal_mass as effective_normal_mass,
+)

@@ -1,0 +1,453 @@
+"""Integrate a compliant system with an implicit diffrax solver: one run, or a vmapped batch of runs.
+
+Two kinds of input are kept apart on purpose:
+
+* :class:`SolveSettings` is static (solver, events, step budget): changing it recompiles.
+* Everything numeric — the system, the contact model, α, tolerances, the time limit — is a JAX array, so a
+  new value reuses the compiled sweep.
+
+A batch is solved by one ``jit``-compiled ``vmap`` over its cases (in chunks of a fixed size, so that every
+chunk reuses one compilation). Under ``vmap`` each case keeps its own step size, events and status: a case
+that fails is reported as failed, the rest of the batch stands.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import time
+from collections.abc import Callable
+
+import diffrax
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import jax.tree_util as jtu
+import numpy as np
+from jaxtyping import Array, ArrayLike, Bool, Float, Int
+
+from regcontact.compliant.dynamics import CompliantState, CompliantSystem, initial_state, vector_field
+from regcontact.compliant.run_checks import check_run
+from regcontact.compliant.solvers import CrossingBisection, RadauIIA5
+from regcontact.compliant.switches import RESTART_SURFACES, exit_condition, exit_values
+from regcontact.compliant.termination import EVENTS
+from regcontact.contact.contact_model import ContactModel
+from regcontact.systems.system import AbstractSystem
+
+__all__ = [
+    "IMPLICIT_SOLVERS",
+    "SOLVER_STATUSES",
+    "Case",
+    "CompliantRun",
+    "Controls",
+    "SolveSettings",
+    "SweepTimings",
+    "batch_agreement",
+    "batch_size",
+    "solve",
+    "sweep",
+    "trajectory",
+]
+
+#: Implicit diffrax solvers by config name. ``RadauIIA5`` reads rtol/atol as Hairer's RADAU5 does (its order-3
+#: error estimate is held to ``0.1 rtol^(2/3)``); ``RadauIIA5_literal_tolerances`` holds it to rtol itself.
+IMPLICIT_SOLVERS: dict[str, Callable[[], diffrax.AbstractSolver]] = {
+    "Kvaerno3": diffrax.Kvaerno3,
+    "Kvaerno4": diffrax.Kvaerno4,
+    "Kvaerno5": diffrax.Kvaerno5,
+    "ImplicitEuler": diffrax.ImplicitEuler,
+    "RadauIIA5": RadauIIA5,
+    "RadauIIA5_literal_tolerances": functools.partial(RadauIIA5, radau5_tolerances=False),
+}
+
+#: diffrax's result codes, by name, in the order used by :attr:`CompliantRun.status` (last: a code not listed here).
+SOLVER_STATUSES: tuple[str, ...] = (
+    "successful",
+    "event_occurred",
+    "max_steps_reached",
+    "dt_min_reached",
+    "max_steps_rejected",
+    "singular",
+    "breakdown",
+    "stagnation",
+    "nonlinear_max_steps_reached",
+    "nonlinear_divergence",
+    "nonfinite",
+    "nonfinite_input",
+    "conlim",
+    "internal_error",
+    "unknown",
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class SolveSettings:
+    """Static choices of a solve; each distinct value compiles once.
+
+    The default solver is the studies' ``RadauIIA5``: diffrax's Kvaerno5 (the default before) stalls at
+    rtol ≤ 1e-8 for α ≥ 1e6 (``docs/solvers.md``).
+
+    ``events`` end a run (:data:`regcontact.compliant.termination.EVENTS`); ``restart_at`` names switching surfaces
+    (:data:`regcontact.compliant.switches.RESTART_SURFACES`) that are located and restarted from, inside the same
+    compiled loop, without ending the run.
+    """
+
+    solver: str = "RadauIIA5"
+    events: tuple[str, ...] = ("contact_open",)
+    max_steps: int = 100_000
+    restart_at: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        if self.solver not in IMPLICIT_SOLVERS:
+            raise ValueError(f"unknown solver {self.solver!r}; expected one of {sorted(IMPLICIT_SOLVERS)}")
+        unknown = [e for e in self.events if e not in EVENTS]
+        if unknown:
+            raise ValueError(f"unknown events {unknown}; expected a subset of {sorted(EVENTS)}")
+        unknown = [s for s in self.restart_at if s not in RESTART_SURFACES]
+        if unknown:
+            raise ValueError(f"unknown restart surfaces {unknown}; expected a subset of {sorted(RESTART_SURFACES)}")
+
+
+class Controls(eqx.Module):
+    """Numeric controls of a solve: tolerances and time limit (arrays: changing them does not recompile).
+
+    The defaults are the studies' tolerances (rtol 1e-10, atol 1e-12: force integrals converged to ~1e-11 with
+    ``RadauIIA5``). There is no default end time: what the run integrates depends on it (a fixed time of 1
+    integrates the weight-bearing force for 1 s, not the impulse of Table 1), so it must be chosen, e.g. as a
+    number of contact times (:func:`regcontact.compliant.termination.contact_time`).
+    """
+
+    rtol: Float[Array, ""]
+    atol: Float[Array, ""]
+    t_max: Float[Array, ""]
+
+    def __init__(self, rtol: ArrayLike = 1e-10, atol: ArrayLike = 1e-12, t_max: ArrayLike | None = None):
+        if t_max is None:
+            raise TypeError(
+                "Controls needs t_max, the end time of the run: e.g. t_max=contact_time(rod, stiffness) for "
+                "one contact time (the Table 1 window), or a fixed time"
+            )
+        self.rtol = jnp.asarray(rtol, dtype=float)
+        self.atol = jnp.asarray(atol, dtype=float)
+        self.t_max = jnp.asarray(t_max, dtype=float)
+
+
+class CompliantRun(eqx.Module):
+    """Outcome of one compliant run (batched along a leading axis after :func:`sweep`).
+
+    ``termination`` is 0 when the run reached ``t_max`` and ``i + 1`` when ``settings.events[i]`` ended it;
+    ``status`` indexes :data:`SOLVER_STATUSES` (what diffrax reports); ``check`` indexes
+    :data:`regcontact.compliant.run_checks.RUN_CHECKS` (whether the finished run is consistent); ``num_restarts`` counts
+    restarts at ``settings.restart_at``. Step counts add up over the restarted pieces. A run is good only when
+    :attr:`ok`.
+    """
+
+    t_end: Float[Array, ""]
+    state_end: CompliantState
+    termination: Int[Array, ""]
+    status: Int[Array, ""]
+    check: Int[Array, ""]
+    num_steps: Int[Array, ""]
+    num_accepted_steps: Int[Array, ""]
+    num_rejected_steps: Int[Array, ""]
+    num_restarts: Int[Array, ""]
+
+    @property
+    def ok(self) -> Bool[Array, ...]:
+        """Finished (``successful`` or ``event_occurred``) and passed every check."""
+        return (self.status <= 1) & (self.check == 0)
+
+    @property
+    def force_integrals(self) -> Float[Array, "... 2k"]:
+        """``(∫λ_n dt, ∫λ_t dt)`` from the start to ``t_end``, contact after contact (two numbers for one)."""
+        impulses = self.state_end.impulses
+        return impulses.reshape(*impulses.shape[:-2], -1)
+
+
+def _status_index(result: diffrax.RESULTS) -> Int[Array, ""]:
+    """Index of ``result`` in :data:`SOLVER_STATUSES`; a code this list does not know maps to ``"unknown"``,
+    never to success."""
+    known = SOLVER_STATUSES[:-1]
+    matches = jnp.stack([result == getattr(diffrax.RESULTS, name) for name in known])
+    return jnp.where(jnp.any(matches), jnp.argmax(matches), len(known))
+
+
+def _diffeqsolve(
+    args: CompliantSystem,
+    t0: Float[Array, ""],
+    state0: CompliantState,
+    controls: Controls,
+    settings: SolveSettings,
+    above: Bool[Array, "surfaces k"],
+    saveat: diffrax.SaveAt,
+) -> diffrax.Solution:
+    """The one diffrax call behind every compliant solve: from ``(t0, state0)`` to the first terminating event,
+    restart crossing or ``t_max``.
+
+    Each restart surface holds every contact on its side ``above`` during the piece and watches only that
+    side's exit, one condition per contact. The event conditions are a pair of tuples, (terminating, restart),
+    so that a terminating event takes precedence when both trigger in the same step. Every condition fires on a
+    rising crossing, located by bisection on the step's dense output
+    (:class:`~regcontact.compliant.solvers.CrossingBisection`).
+    """
+    terminating = tuple(EVENTS[name] for name in settings.events)
+    restarts = []
+    for i, name in enumerate(settings.restart_at):
+        surface = RESTART_SURFACES[name]
+        args = surface.hold(args, above[i])
+        restarts += [exit_condition(surface, above[i], contact) for contact in range(above.shape[1])]
+    if terminating or restarts:
+        event = diffrax.Event(
+            cond_fn=(terminating, tuple(restarts)),
+            root_finder=CrossingBisection(),
+            direction=((True,) * len(terminating), (True,) * len(restarts)),
+        )
+    else:
+        event = None
+    return diffrax.diffeqsolve(
+        diffrax.ODETerm(vector_field),
+        IMPLICIT_SOLVERS[settings.solver](),
+        t0=t0,
+        t1=controls.t_max,
+        dt0=None,
+        y0=state0,
+        args=args,
+        saveat=saveat,
+        stepsize_controller=diffrax.PIDController(rtol=controls.rtol, atol=controls.atol),
+        event=event,
+        max_steps=settings.max_steps,
+        throw=False,
+    )
+
+
+def _first_event(masks: tuple) -> Int[Array, ""]:
+    """``i + 1`` for the first triggered mask in ``masks``, 0 if none."""
+    if not masks:
+        return jnp.asarray(0)
+    stacked = jnp.stack(masks)
+    return jnp.where(jnp.any(stacked), jnp.argmax(stacked) + 1, 0)
+
+
+def _past_exits(surfaces, above, state, args) -> Bool[Array, "surfaces k"]:
+    """Whether each contact lies past the exit of its side of each surface."""
+    if not surfaces:
+        return jnp.zeros(above.shape, bool)
+    return jnp.stack([exit_values(surface, above[i], state, args) > 0.0 for i, surface in enumerate(surfaces)])
+
+
+def _last(tree):
+    return jtu.tree_map(lambda leaf: leaf[-1], tree)
+
+
+def solve(
+    system: AbstractSystem,
+    contact: ContactModel,
+    alpha: Float[Array, ""],
+    controls: Controls,
+    settings: SolveSettings = SolveSettings(),
+    state0: CompliantState | None = None,
+) -> CompliantRun:
+    """Integrate the compliant system at stiffness multiplier ``alpha`` from ``state0`` (default: its initial
+    state).
+
+    A ``lax.while_loop`` (so it jits and vmaps like one solve) runs pieces: each ends at a terminating event,
+    at ``t_max``, or at a crossing of a restart surface by one contact, where the next piece starts with a
+    fresh solver. Without ``settings.restart_at`` there is one piece. A run that exhausts ``max_steps`` over
+    its pieces ends with status ``max_steps_reached``. The finished run is checked
+    (:mod:`regcontact.compliant.run_checks`): a run whose end contradicts the physics is reported by
+    ``CompliantRun.check``, never as a plain success.
+    """
+    normal, friction = contact.at_stiffness(alpha)
+    args = CompliantSystem(system=system, normal=normal, friction=friction)
+    state0 = initial_state(system) if state0 is None else state0
+    if "contact" in settings.restart_at and not hasattr(normal, "contact_force"):
+        raise ValueError(f"restart at 'contact' needs a normal law with a contact_force branch, not {normal!r}")
+    surfaces = [RESTART_SURFACES[name] for name in settings.restart_at]
+    k = system.NUM_CONTACTS
+    above = (
+        jnp.stack([surface.starts_above(state0, args) for surface in surfaces]) if surfaces else jnp.zeros((0, k), bool)
+    )
+
+    def unfinished(carry):
+        *_, finished = carry
+        return ~finished
+
+    def next_piece(carry):
+        t, state, above, steps, restarts, *_ = carry
+        sol = _diffeqsolve(args, t, state, controls, settings, above, diffrax.SaveAt(t1=True))
+        terminating, crossings = sol.event_mask if sol.event_mask is not None else ((), ())
+        termination = _first_event(tuple(terminating))
+        crossing = _first_event(tuple(crossings)) - 1  # index of (surface, contact), surface-major; −1: none
+        restarted = (crossing >= 0) & (termination == 0)
+        # Every contact past its exit switches, not only the one that triggered: contacts can cross together
+        # (a rod dropped flat touches down with both ends in the same step). The trigger switches even if the
+        # state re-interpolated at a root on the step's end rounds back onto the surface.
+        state_end = _last(sol.ys)
+        trigger = jnp.arange(above.size).reshape(above.shape) == crossing
+        above = above ^ (restarted & (_past_exits(surfaces, above, state_end, args) | trigger))
+        statistics = ("num_steps", "num_accepted_steps", "num_rejected_steps")
+        steps = steps + jnp.stack([sol.stats[name] for name in statistics])
+        out_of_steps = steps[0] >= settings.max_steps
+        result = diffrax.RESULTS.where(restarted & out_of_steps, diffrax.RESULTS.max_steps_reached, sol.result)
+        finished = ~restarted | out_of_steps
+        return sol.ts[-1], state_end, above, steps, restarts + restarted, termination, result, finished
+
+    start = (
+        jnp.asarray(0.0),
+        state0,
+        above,
+        jnp.zeros(3, int),
+        jnp.asarray(0),
+        jnp.asarray(0),
+        diffrax.RESULTS.successful,
+        jnp.asarray(False),
+    )
+    t_end, state_end, above_end, steps, restarts, termination, result, _ = jax.lax.while_loop(
+        unfinished, next_piece, start
+    )
+    held = args
+    for i, surface in enumerate(surfaces):
+        held = surface.hold(held, above_end[i])
+    missed_switch = (termination == 0) & jnp.any(_past_exits(surfaces, above_end, state_end, args))
+    check = check_run(held, state0, state_end, termination, missed_switch, controls.rtol)
+    return CompliantRun(
+        t_end=t_end,
+        state_end=state_end,
+        termination=termination,
+        status=_status_index(result),
+        check=check,
+        num_steps=steps[0],
+        num_accepted_steps=steps[1],
+        num_rejected_steps=steps[2],
+        num_restarts=restarts,
+    )
+
+
+def trajectory(
+    system: AbstractSystem,
+    contact: ContactModel,
+    alpha: Float[Array, ""],
+    controls: Controls,
+    settings: SolveSettings,
+    ts: Float[Array, " m"],
+) -> tuple[CompliantState, Int[Array, ""]]:
+    """The state at the times ``ts`` (within ``[0, t_max]``, leaves with a leading axis) and the solver status.
+
+    Times after an event that ended the run hold ``inf``, as diffrax leaves them.
+    """
+    if settings.restart_at:
+        raise ValueError("trajectory runs one piece; use settings without restart_at")
+    normal, friction = contact.at_stiffness(alpha)
+    args = CompliantSystem(system=system, normal=normal, friction=friction)
+    no_surfaces = jnp.zeros((0, system.NUM_CONTACTS), bool)
+    sol = _diffeqsolve(
+        args, jnp.asarray(0.0), initial_state(system), controls, settings, no_surfaces, diffrax.SaveAt(ts=ts)
+    )
+    return sol.ys, _status_index(sol.result)
+
+
+class Case(eqx.Module):
+    """Everything numeric about one run; a batch of cases is a ``Case`` whose leaves have a leading axis."""
+
+    system: AbstractSystem
+    contact: ContactModel
+    alpha: Float[Array, ""]
+    controls: Controls
+
+
+@dataclasses.dataclass(frozen=True)
+class SweepTimings:
+    """Wall-clock seconds: compiling the vmapped solve, and running every chunk after compilation."""
+
+    compile_s: float
+    run_s: float
+
+
+_COMPILED: dict = {}
+
+
+def _compiled_batch_solve(batch: Case, settings: SolveSettings):
+    """The jit-compiled, vmapped solve for batches shaped like ``batch`` (compiled once per shape)."""
+    leaves, treedef = jtu.tree_flatten(batch)
+    key = (settings, treedef, tuple((leaf.shape, leaf.dtype) for leaf in leaves))
+    if key not in _COMPILED:
+        solve_batch = jax.vmap(lambda case: solve(case.system, case.contact, case.alpha, case.controls, settings))
+        _COMPILED[key] = jax.jit(solve_batch).lower(batch).compile()
+    return _COMPILED[key]
+
+
+def batch_agreement(
+    solver: str, rtol: float, atol: float, backend: str | None = None, same_compilation: bool = True
+) -> tuple[float, float]:
+    """``(rtol, atol)`` to which a case solved in a batch agrees with the same case solved alone.
+
+    What a batch promises, per back end:
+
+    * **CPU**, through :func:`sweep` (the case alone, among other cases, in a padded chunk: one vmapped
+      compilation): agreement to round-off (``1e-10`` relative, ``1e-14`` absolute) and the same steps. Not
+      always bit for bit: XLA vectorises elementwise work over the batch, and a lane whose numbers fall in the
+      scalar tail of a SIMD loop may round differently (measured: the same case in lanes 0 and 2 of a batch
+      of three, 1e-15 apart).
+    * **A vmapped solve against a separately compiled, un-vmapped one** (``same_compilation=False``, any back
+      end), and **GPU**: XLA compiles the two differently, so their round-off differs. Where a run ends at an
+      event whose crossing is grazing, the event time is fixed only to the gap's round-off over the crossing
+      speed, ``u ℓ / ġ_n`` (measured on CPU: 1.1e-10 in time, 4.5e-9 in the state, at a lift-off with
+      ``ġ_n ≈ 2e-6``), and an adaptive solver may also take other steps.
+    * **GPU** (and any other back end): a batched solve uses other kernels than a single one (batched LU,
+      reductions), so the round-off differs; an adaptive solver turns a round-off difference into a different
+      sequence of accepted steps, and each of the two runs then carries its own global error. Their
+      difference is bounded by twice the global error, taken here as ``10 τ`` (``τ |y| + 10 atol`` in
+      ``y``), with ``τ`` the tolerance the solver holds its local error to: ``0.1 rtol^(2/3)`` for
+      ``RadauIIA5`` (RADAU5's reading), ``rtol`` otherwise. Measured on an H100: 4.2e-9 relative at
+      Kvaerno5, rtol 1e-7 (bound 1e-6).
+
+    A lane interaction (a result that moves by more than this when its neighbours change) is a bug.
+    """
+    backend = backend or jax.default_backend()
+    if backend == "cpu" and same_compilation:
+        return 1e-10, 1e-14
+    tau = 0.1 * rtol ** (2.0 / 3.0) if solver == "RadauIIA5" else rtol
+    return 10.0 * tau, 10.0 * atol
+
+
+def batch_size(cases: Case) -> int:
+    """Number of cases in a batched :class:`Case`."""
+    return int(jnp.shape(cases.alpha)[0])
+
+
+def _take(tree, index):
+    return jtu.tree_map(lambda leaf: jnp.asarray(leaf)[index], tree)
+
+
+def sweep(
+    cases: Case,
+    settings: SolveSettings,
+    chunk_size: int | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> tuple[CompliantRun, SweepTimings]:
+    """Solve a batch of cases with one compiled, vmapped call per chunk; never a Python loop of solves.
+
+    The batch is cut into chunks of ``chunk_size`` (default: the whole batch), the last one padded by repeating
+    its final case, so every chunk reuses one compilation. ``progress`` receives a line of text after the
+    compilation and after each chunk. Returns host (numpy) arrays, one entry per case, and the timings.
+    """
+    total = batch_size(cases)
+    chunk = total if chunk_size is None else max(1, min(chunk_size, total))
+    say = progress or (lambda message: None)
+
+    start = time.perf_counter()
+    compiled = _compiled_batch_solve(_take(cases, np.arange(chunk)), settings)
+    compile_s = time.perf_counter() - start
+    say(f"compiled the vmapped {settings.solver} solve for chunks of {chunk} in {compile_s:.1f} s")
+
+    start = time.perf_counter()
+    pieces = []
+    for first in range(0, total, chunk):
+        index = np.minimum(np.arange(first, first + chunk), total - 1)
+        result = jax.block_until_ready(compiled(_take(cases, index)))
+        count = min(chunk, total - first)
+        pieces.append(jtu.tree_map(lambda leaf, count=count: np.asarray(leaf)[:count], result))
+        say(f"solved {first + count}/{total} cases ({time.perf_counter() - start:.2f} s)")
+    run_s = time.perf_counter() - start
+    runs = jtu.tree_map(lambda *leaves: np.concatenate(leaves), *pieces)
+    return runs, SweepTimings(compile_s=compile_s, run_s=run_s)

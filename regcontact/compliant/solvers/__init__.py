@@ -1,0 +1,19 @@
+"""Stiff solvers for diffrax, built for contact laws whose Jacobian jumps on switching surfaces.
+
+* :class:`CrossingBisection`: the root finder of events and restarts (bisection to the sign change).
+* :class:`RadauIIA5`: Radau IIA of order 5 with Newton on stage Jacobians, the Hairer–Wanner filtered error
+  estimate and collocation dense output (for event root finding).
+"""
+
+from regcontact.compliant.solvers.crossing_bisection import (
+    CrossingBisection as CrossingBisection,
+)
+from regcontact.compliant.solvers.polynomial_interpolation import (
+    PolynomialInterpolation as PolynomialInterpolation,
+)
+from regcontact.compliant.solvers.radau_iia import (
+    NewtonTolerances as NewtonTolerances,
+    RadauIIA5 as RadauIIA5,
+    RadauIIA5Tableau as RadauIIA5Tableau,
+    radau_iia5_tableau as radau_iia5_tableau,
+)

@@ -1,0 +1,243 @@
+"""Radau IIA of order 5 (three stages) as a diffrax solver, after Hairer & Wanner, *Solving ODEs II*, IV.8.
+
+The stage increments ``Z = (z_1, z_2, z_3)``, ``z_i = Y_i − y0``, solve the collocation equations
+
+    G(Z) = (A⁻¹ ⊗ I) Z − h F(Z) = 0,        F(Z)_i = f(t0 + c_i h, y0 + z_i).
+
+**Newton with stage Jacobians.** The textbook method iterates with one Jacobian ``J(y0)`` for all stages
+(and then splits the Newton matrix by the eigenvalues of ``A⁻¹``). For contact laws that is not enough: the
+Jacobian jumps on switching surfaces, and a step that starts outside a stiff region (slipping, just outside the
+narrow viscous band of the friction law) but ends inside it never sees the stiffness with ``J(y0)``; the
+iteration diverges for every step longer than about ``m/γ_t``, which is what stalls a solve at α = 1e12 (see
+``docs/solvers.md``). Here every iteration uses each stage's own Jacobian, ``(A⁻¹ ⊗ I) − diag(h J(Y_i))``, a
+``3n × 3n`` system: a semismooth Newton method, which lands on the right piece of a piecewise-smooth field.
+Because it converges quadratically, the iteration stops once a correction is below the Newton tolerance
+(after at least two iterations, so that the last Jacobian was taken on the piece the solution lies on).
+
+**Filtered error estimate.** The raw difference to an embedded order-3 method (which has an explicit stage at
+``t0``) is multiplied by ``(I − h γ₀ J)⁻¹``, ``γ₀ = 1/γ`` with ``γ`` the real eigenvalue of ``A⁻¹``: for a stiff
+component (``hλ → −∞``) the factor sends the raw estimate to zero, as the true error of the L-stable method
+does; without it the estimate stays ``O(1)`` and the step size collapses. The embedded method is implicit in
+its last term at ``t1``, so ``J`` is taken at the end of the step (the last stage, ``c_3 = 1``). Hairer's
+second filtering of failed estimates (through ``f(y0 + err)``) is *not* used: measured on a stiff linear test
+and on the rod, it accepts steps whose true error is far above the tolerance, and it more than doubles the
+steps of the rod at α = 1e12 (``docs/solvers.md``).
+
+**Tolerances.** The estimate is of order 3 while the solution is of order 5, so at a given tolerance the
+solution is far more accurate than asked. With ``radau5_tolerances`` (default) the estimate is compared with
+RADAU5's transformed tolerances ``rtol' = 0.1 rtol^(2/3)``, ``atol' = atol rtol'/rtol``, which is how Hairer's
+code reads the user's tolerances; the Newton iteration keeps the untransformed (tighter) ones.
+
+The dense output is the collocation polynomial (degree 3, through ``y0`` and the three stages).
+
+Every number of the method (``c``, ``A``, ``γ``, the error weights, the dense-output matrix) is *derived* at
+import from the three collocation nodes, not typed in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar, NamedTuple
+
+import diffrax
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import jax.scipy.linalg as jsl
+import numpy as np
+import optimistix as optx
+from jax.flatten_util import ravel_pytree
+from jaxtyping import Array, Float, PyTree
+
+from regcontact.compliant.solvers.polynomial_interpolation import PolynomialInterpolation
+
+__all__ = ["NewtonTolerances", "RadauIIA5", "RadauIIA5Tableau", "radau_iia5_tableau"]
+
+
+# -- the method's numbers, derived from its nodes ------------------------------------------------------------
+
+
+class RadauIIA5Tableau(NamedTuple):
+    """Numbers of the three-stage Radau IIA method (see :func:`radau_iia5_tableau`)."""
+
+    c: np.ndarray
+    A: np.ndarray
+    A_inv: np.ndarray
+    gamma: float
+    error_weights: np.ndarray
+    dense: np.ndarray
+
+
+def radau_iia5_tableau() -> RadauIIA5Tableau:
+    """Nodes, collocation matrix, real eigenvalue of ``A⁻¹``, error weights and dense-output matrix.
+
+    * ``c``: the Radau right nodes, zeros of ``d²/ds² [s² (s − 1)³]``.
+    * ``A[i, j] = ∫_0^{c_i} ℓ_j(s) ds`` with ``ℓ_j`` the Lagrange basis on ``c`` (collocation); ``b = A[-1]``.
+    * ``gamma``: the real eigenvalue of ``A⁻¹`` (the other two are a complex pair).
+    * ``error_weights`` ``e``: ``err = (γ I − hJ)⁻¹ (h f(y0) + Σ_i e_i z_i)``, from the embedded method
+      ``ŷ1 = y0 + h (γ₀ f(y0) + Σ b̂_i f(Y_i))`` of order 3 (``Σ_i b̂_i c_i^(q−1) = 1/q − γ₀ [q = 1]``) and
+      ``h f(Y_i) = (A⁻¹ Z)_i``: ``e = γ (b̂ − b)ᵀ A⁻¹``.
+    * ``dense``: ``β = dense @ Z`` gives ``u(s) = y0 + Σ_k β_k s^k`` through ``u(c_i) = y0 + z_i``.
+    """
+    r6 = np.sqrt(6.0)
+    c = np.array([(4.0 - r6) / 10.0, (4.0 + r6) / 10.0, 1.0])
+    P = np.polynomial.Polynomial
+    A = np.empty((3, 3))
+    for j in range(3):
+        basis = P([1.0])
+        for m in range(3):
+            if m != j:
+                basis = basis * P([-c[m], 1.0]) / (c[j] - c[m])
+        antiderivative = basis.integ()
+        A[:, j] = antiderivative(c) - antiderivative(0.0)
+    A_inv = np.linalg.inv(A)
+
+    eigenvalues = np.linalg.eigvals(A_inv)
+    gamma = float(eigenvalues[np.argmin(np.abs(eigenvalues.imag))].real)
+
+    powers = np.vander(c, 3, increasing=True).T  # rows c^0, c^1, c^2
+    b_hat = np.linalg.solve(powers, np.array([1.0 - 1.0 / gamma, 0.5, 1.0 / 3.0]))
+    error_weights = gamma * (b_hat - A[-1]) @ A_inv
+
+    dense = np.linalg.inv(np.stack([c, c**2, c**3], axis=1))
+    return RadauIIA5Tableau(c=c, A=A, A_inv=A_inv, gamma=gamma, error_weights=error_weights, dense=dense)
+
+
+_TABLEAU = radau_iia5_tableau()
+
+
+# -- the solver ---------------------------------------------------------------------------------------------
+
+
+class NewtonTolerances(eqx.Module):
+    """Tolerances of the Newton iteration; by default taken from the step-size controller.
+
+    diffrax fills ``rtol``, ``atol`` and ``norm`` of an implicit solver's ``root_finder`` from an adaptive
+    step-size controller (``diffrax.with_stepsize_controller_tols``), so the solver measures Newton
+    corrections in the same weighted norm as the local error.
+    """
+
+    rtol: float
+    atol: float
+    norm: Callable[[PyTree], Array] = optx.rms_norm
+
+
+class _RadauState(eqx.Module):
+    """What a step passes to the next: its collocation polynomial, to predict the next stages."""
+
+    coeffs: Float[Array, "3 n"]
+    step: Float[Array, ""]
+
+
+def _newton_tolerance(rtol: Array) -> Array:
+    """Size (in the weighted norm) below which a Newton correction counts as converged.
+
+    ``max(10 ε / rtol, min(0.03, √rtol))``, as in Hairer's RADAU5 and SciPy.
+    """
+    eps = jnp.finfo(jnp.result_type(float)).eps
+    return jnp.maximum(10.0 * eps / rtol, jnp.minimum(0.03, jnp.sqrt(rtol)))
+
+
+def _radau5_error_scale(rtol: Array) -> Array:
+    """``rtol / rtol'`` with RADAU5's ``rtol' = 0.1 rtol^(2/3)`` (and ``atol' = atol rtol'/rtol``).
+
+    Comparing the estimate with the transformed tolerances is the same as comparing the estimate times this
+    factor with the given ones.
+    """
+    return rtol / (0.1 * rtol ** (2.0 / 3.0))
+
+
+class RadauIIA5(diffrax.AbstractImplicitSolver, diffrax.AbstractAdaptiveSolver):
+    """Radau IIA, order 5, L-stable, stiffly accurate; filtered error estimate, collocation dense output.
+
+    Use with an adaptive step-size controller (``diffrax.PIDController``); its ``rtol``/``atol`` also set the
+    Newton tolerance. A step whose Newton iteration does not converge within ``root_find_max_steps`` (or
+    diverges) is rejected with an infinite error, so the controller retries it with a shorter step.
+
+    ``radau5_tolerances``: compare the order-3 error estimate with RADAU5's transformed tolerances (see the
+    module docstring); ``False`` compares it with the controller's tolerances as they are.
+    """
+
+    term_structure: ClassVar = diffrax.AbstractTerm
+    interpolation_cls: ClassVar = PolynomialInterpolation
+
+    root_finder: NewtonTolerances = diffrax.with_stepsize_controller_tols(NewtonTolerances)()
+    root_find_max_steps: int = 7
+    radau5_tolerances: bool = True
+
+    def order(self, terms) -> int:
+        return 5
+
+    def error_order(self, terms) -> int:
+        # The embedded method has order 3: its local error, hence the estimate, is O(h^4).
+        return 4
+
+    def init(self, terms, t0, t1, y0, args) -> _RadauState:
+        flat, _ = ravel_pytree(y0)
+        return _RadauState(coeffs=jnp.zeros((3, flat.size), flat.dtype), step=jnp.asarray(t1 - t0, flat.dtype))
+
+    def func(self, terms, t0, y0, args):
+        return terms.vf(t0, y0, args)
+
+    def step(self, terms, t0, t1, y0, args, solver_state: _RadauState, made_jump):
+        tab = _TABLEAU
+        y0_flat, unravel = ravel_pytree(y0)
+        n = y0_flat.size
+        dtype = y0_flat.dtype
+        control = terms.contr(t0, t1)
+        h = jnp.asarray(t1 - t0, dtype)
+        stage_times = t0 + jnp.asarray(tab.c, dtype) * h
+        A_inv = jnp.asarray(tab.A_inv, dtype)
+        eye = jnp.eye(n, dtype=dtype)
+        rtol, atol, norm = self.root_finder.rtol, self.root_finder.atol, self.root_finder.norm
+
+        def h_f(t, y_flat):
+            return ravel_pytree(terms.vf_prod(t, unravel(y_flat), args, control))[0]
+
+        def h_f_and_jacobian(t, y_flat):
+            both = lambda y: (h_f(t, y), h_f(t, y))  # noqa: E731
+            jacobian, value = jax.jacfwd(both, has_aux=True)(y_flat)
+            return value, jacobian
+
+        scale = atol + rtol * jnp.abs(y0_flat)
+        tolerance = _newton_tolerance(rtol)
+
+        # Predict the stages by extending the previous step's collocation polynomial (zero after a jump).
+        s = 1.0 + jnp.asarray(tab.c, dtype) * h / solver_state.step
+        powers = jnp.stack([s - 1.0, s**2 - 1.0, s**3 - 1.0], axis=1)
+        Z_start = jnp.where(made_jump, 0.0, powers @ solver_state.coeffs)
+
+        def newton_step(carry):
+            k, Z, _, previous_norm, _, _ = carry
+            hF, hJ = jax.vmap(h_f_and_jacobian)(stage_times, y0_flat + Z)
+            residual = A_inv @ Z - hF
+            matrix = jnp.kron(A_inv, eye) - jsl.block_diag(*hJ)
+            dZ = -jnp.linalg.solve(matrix, residual.reshape(-1)).reshape(3, n)
+            Z = Z + dZ
+            dZ_norm = norm(dZ / scale)
+            growing = (k > 1) & (dZ_norm >= previous_norm) & (dZ_norm >= tolerance)
+            converged = (dZ_norm == 0.0) | ((k > 0) & (dZ_norm < tolerance))
+            out_of_steps = ~converged & (k + 1 == self.root_find_max_steps)
+            failed = ~jnp.all(jnp.isfinite(dZ)) | growing | out_of_steps
+            return k + 1, Z, hJ[-1], dZ_norm, converged & ~failed, failed
+
+        def iterating(carry):
+            *_, converged, failed = carry
+            return ~(converged | failed)
+
+        start = (0, Z_start, jnp.zeros((n, n), dtype), jnp.asarray(jnp.inf, dtype), False, False)
+        _, Z, hJ_end, _, converged, _ = jax.lax.while_loop(iterating, newton_step, start)
+
+        # Filtered estimate, Jacobian at t1: err = (γ I − hJ)⁻¹ (h f(y0) + Σ e_i z_i).
+        y1_flat = y0_flat + Z[-1]
+        filter_lu = jsl.lu_factor(tab.gamma * eye - hJ_end)
+        error = jsl.lu_solve(filter_lu, h_f(t0, y0_flat) + jnp.asarray(tab.error_weights, dtype) @ Z)
+        if self.radau5_tolerances:
+            error = error * _radau5_error_scale(rtol)
+
+        coeffs = jnp.asarray(tab.dense, dtype) @ Z
+        error = jnp.where(converged, error, jnp.inf)
+        y1_flat = jnp.where(converged, y1_flat, y0_flat)
+        result = diffrax.RESULTS.where(converged, diffrax.RESULTS.successful, diffrax.RESULTS.nonlinear_divergence)
+        dense_info = dict(y0=y0, coeffs=jax.vmap(unravel)(coeffs))
+        return unravel(y1_flat), unravel(error), dense_info, _RadauState(coeffs=coeffs, step=h), result

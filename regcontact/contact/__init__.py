@@ -1,0 +1,18 @@
+"""Compliant contact laws as JAX modules, and how their parameters scale with the stiffness multiplier α."""
+
+from regcontact.contact.contact_model import (
+    ContactModel as ContactModel,
+    default_exponents as default_exponents,
+    scale_parameters as scale_parameters,
+)
+from regcontact.contact.friction_laws import (
+    FRICTION_LAWS as FRICTION_LAWS,
+    ViscousCoulomb as ViscousCoulomb,
+)
+from regcontact.contact.normal_laws import (
+    NORMAL_LAWS as NORMAL_LAWS,
+    ChampneysFastScale as ChampneysFastScale,
+    ClippedKelvinVoigt as ClippedKelvinVoigt,
+    HuntCrossley as HuntCrossley,
+    SpringDamper as SpringDamper,
+)

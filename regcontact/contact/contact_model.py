@@ -1,0 +1,59 @@
+"""A compliant contact: a normal law, a friction law, and how their parameters scale with α.
+
+The stiffness multiplier α drives the compliant model to the rigid limit. Every parameter ``p`` of a law is
+replaced by ``p · α^e`` with its own exponent ``e``; Preclik & Rüde scale ``k_n, γ_n, γ_t`` all with ``e = 1``.
+The exponents are stored as a law of the same type whose fields hold exponents instead of values, so scaling
+is one ``tree_map`` and works for any law. By default each law brings its own (its ``EXPONENTS``).
+"""
+
+from __future__ import annotations
+
+import equinox as eqx
+import jax.numpy as jnp
+import jax.tree_util as jtu
+from jaxtyping import Array, ArrayLike, Float, PyTree
+
+from regcontact.contact.friction_laws import ViscousCoulomb
+from regcontact.contact.normal_laws import SpringDamper
+
+__all__ = ["ContactModel", "default_exponents", "scale_parameters"]
+
+
+def scale_parameters(law: PyTree, exponents: PyTree, alpha: ArrayLike) -> PyTree:
+    """Return ``law`` with every parameter ``p`` replaced by ``p · α^e`` (``exponents`` has law's structure)."""
+    alpha = jnp.asarray(alpha, dtype=float)
+    return jtu.tree_map(lambda p, e: p * alpha**e, law, exponents)
+
+
+def default_exponents(law: eqx.Module) -> eqx.Module:
+    """A law shaped like ``law`` whose fields are its class's default α-exponents (``EXPONENTS``)."""
+    exponents = type(law)(**type(law).EXPONENTS)
+    return jtu.tree_map(jnp.full_like, law, exponents)
+
+
+class ContactModel(eqx.Module):
+    """Normal and friction laws at α = 1, with the α-exponent of each of their parameters."""
+
+    normal: eqx.Module
+    friction: eqx.Module
+    normal_exponents: eqx.Module
+    friction_exponents: eqx.Module
+
+    def __init__(
+        self,
+        normal: eqx.Module | None = None,
+        friction: eqx.Module | None = None,
+        normal_exponents: eqx.Module | None = None,
+        friction_exponents: eqx.Module | None = None,
+    ):
+        self.normal = SpringDamper() if normal is None else normal
+        self.friction = ViscousCoulomb() if friction is None else friction
+        self.normal_exponents = default_exponents(self.normal) if normal_exponents is None else normal_exponents
+        self.friction_exponents = default_exponents(self.friction) if friction_exponents is None else friction_exponents
+
+    def at_stiffness(self, alpha: Float[Array, ""] | float) -> tuple[eqx.Module, eqx.Module]:
+        """The (normal, friction) laws with parameters scaled to stiffness multiplier ``alpha``."""
+        return (
+            scale_parameters(self.normal, self.normal_exponents, alpha),
+            scale_parameters(self.friction, self.friction_exponents, alpha),
+        )

@@ -1,0 +1,167 @@
+"""Normal contact laws: the normal force λ_n as a pure function of the gap g_n and its rate ġ_n.
+
+Each law is an equinox module whose fields are its parameters (JAX arrays), so a batch of laws is a pytree
+with a leading batch axis and a new parameter value never recompiles. A law never pulls: λ_n ≥ 0 everywhere.
+
+Every law class declares, for configs and for the α-scaling of :mod:`regcontact.contact.contact_model`:
+
+* ``PARAMETERS``: parameter name -> ``"positive"`` or ``"nonnegative"`` (what a config may give at α = 1);
+* ``EXPONENTS``: parameter name -> default α-exponent ``e`` (the parameter is used as ``p · α^e``);
+* ``LINEAR_STIFFNESS``: the parameter that is a linear spring stiffness ``k`` (``λ_n ≈ −k g_n`` for a slow
+  penetration), which defines the contact time ``π √(m_n / k)``; ``None`` for a law without one.
+
+A law whose force *jumps* on touch-down also has ``contact_force(gap, gap_rate)``, the closed-contact branch
+continued across ``g_n = 0``, for solves that locate touch-down (:mod:`regcontact.compliant.switches`). Every law has
+an ``elastic_energy(gap)``: the potential of the law's elastic part, so that kinetic + potential + elastic
+energy is conserved when the damping is zero and never grows otherwise.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import equinox as eqx
+import jax.numpy as jnp
+from jaxtyping import Array, ArrayLike, Float
+
+__all__ = ["NORMAL_LAWS", "ChampneysFastScale", "ClippedKelvinVoigt", "HuntCrossley", "SpringDamper"]
+
+Scalar = Float[Array, ""]
+
+
+def _f64(a: ArrayLike) -> Scalar:
+    return jnp.asarray(a, dtype=float)
+
+
+def _linear_spring_energy(stiffness: Scalar, gap: Scalar) -> Scalar:
+    """``½ k g²`` in contact (``g < 0``), zero outside."""
+    penetration = jnp.maximum(-gap, 0.0)
+    return 0.5 * stiffness * penetration**2
+
+
+class _LinearSpringAndDamper(eqx.Module):
+    """Shared by the laws built from a linear spring ``stiffness`` and a linear damper ``damping``: their
+    parameters, default α-exponents (1, 1, as in Preclik & Rüde), linear stiffness and elastic energy."""
+
+    PARAMETERS: ClassVar[dict[str, str]] = {"stiffness": "positive", "damping": "nonnegative"}
+    EXPONENTS: ClassVar[dict[str, float]] = {"stiffness": 1.0, "damping": 1.0}
+    LINEAR_STIFFNESS: ClassVar[str | None] = "stiffness"
+
+    stiffness: Scalar
+    damping: Scalar
+
+    def __init__(self, stiffness: ArrayLike = 1.0, damping: ArrayLike = 1.0):
+        self.stiffness = _f64(stiffness)
+        self.damping = _f64(damping)
+
+    def elastic_energy(self, gap: Scalar) -> Scalar:
+        return _linear_spring_energy(self.stiffness, gap)
+
+
+class SpringDamper(_LinearSpringAndDamper):
+    """Preclik & Rüde Eq. 22: a spring with damping on approach only.
+
+        λ_n = 0                               if g_n > 0
+        λ_n = −k g_n − γ_n min(ġ_n, 0)        otherwise
+
+    Both terms are non-negative in contact, so the law is never adhesive; the damper dissipates only while the
+    bodies approach, so a separating contact is a conservative spring. The force jumps by ``γ_n |ġ_n|`` where
+    the gap closes with ``ġ_n < 0`` (touch-down), and is continuous elsewhere (in particular where the contact
+    opens, and for a contact that starts at rest); its derivative jumps on ``g_n = 0`` and on ``ġ_n = 0``.
+    """
+
+    def __call__(self, gap: Scalar, gap_rate: Scalar) -> Scalar:
+        return jnp.where(gap > 0.0, 0.0, self.contact_force(gap, gap_rate))
+
+    def contact_force(self, gap: Scalar, gap_rate: Scalar) -> Scalar:
+        """The force of the closed contact, continued smoothly across ``g_n = 0``.
+
+        The law jumps on touch-down (by ``γ_n |ġ_n|``); a solve that locates ``g_n = 0`` and holds the contact
+        state fixed in between (:mod:`regcontact.compliant.switches`) integrates this smooth branch while closed.
+        """
+        return -self.stiffness * gap - self.damping * jnp.minimum(gap_rate, 0.0)
+
+
+class ClippedKelvinVoigt(_LinearSpringAndDamper):
+    """A Kelvin–Voigt spring and damper in parallel, clipped so that it never pulls:
+
+        λ_n = max(0, −k g_n − c ġ_n).
+
+    Unlike :class:`SpringDamper` the damper also acts while the bodies separate (until the total force reaches
+    zero, where the clip releases the contact before the gap opens), and a fast approach is braked before the
+    gap closes (``g_n > 0`` with ``ġ_n < −k g_n / c``). The force is continuous; its derivative jumps on the line
+    ``k g_n + c ġ_n = 0``. Default α-exponents (1, 1) as in Preclik & Rüde.
+    """
+
+    def __call__(self, gap: Scalar, gap_rate: Scalar) -> Scalar:
+        return jnp.maximum(-self.stiffness * gap - self.damping * gap_rate, 0.0)
+
+
+class HuntCrossley(eqx.Module):
+    """Hunt & Crossley (1975): a nonlinear spring with damping proportional to it, clipped at zero:
+
+        λ_n = max(0, k δⁿ (1 + c δ̇))  for δ = −g_n > 0,        λ_n = 0 otherwise.
+
+    The damping vanishes with the penetration, so the force is continuous at first touch (unlike a linear
+    damper), and ``c`` relates to a restitution coefficient ``e ≈ 1 − (2/3) c v_impact`` for ``n = 3/2``
+    (Hertz). The spring is not linear (for ``n ≠ 1``), so the law has no contact time ``π √(m_n/k)``.
+    Default α-exponents: ``k ∝ α`` and the shape ``n`` and the (restitution) damping ``c`` fixed.
+    """
+
+    PARAMETERS: ClassVar[dict[str, str]] = {"stiffness": "positive", "exponent": "positive", "damping": "nonnegative"}
+    EXPONENTS: ClassVar[dict[str, float]] = {"stiffness": 1.0, "exponent": 0.0, "damping": 0.0}
+    LINEAR_STIFFNESS: ClassVar[str | None] = None
+
+    stiffness: Scalar
+    exponent: Scalar
+    damping: Scalar
+
+    def __init__(self, stiffness: ArrayLike = 1.0, exponent: ArrayLike = 1.5, damping: ArrayLike = 1.0):
+        self.stiffness = _f64(stiffness)
+        self.exponent = _f64(exponent)
+        self.damping = _f64(damping)
+
+    def _spring(self, gap: Scalar) -> tuple[Array, Scalar]:
+        """``(δ > 0, k δⁿ)``, written so that the derivative is finite (zero) outside contact for any ``n``."""
+        in_contact = gap < 0.0
+        penetration = jnp.where(in_contact, -gap, 1.0)
+        return in_contact, jnp.where(in_contact, self.stiffness * penetration**self.exponent, 0.0)
+
+    def __call__(self, gap: Scalar, gap_rate: Scalar) -> Scalar:
+        in_contact, spring = self._spring(gap)
+        return jnp.where(in_contact, jnp.maximum(spring * (1.0 - self.damping * gap_rate), 0.0), 0.0)
+
+    def elastic_energy(self, gap: Scalar) -> Scalar:
+        in_contact, spring = self._spring(gap)
+        return jnp.where(in_contact, spring * (-gap) / (self.exponent + 1.0), 0.0)
+
+
+class ChampneysFastScale(_LinearSpringAndDamper):
+    """Champneys & Várkonyi (2016) Eqs. 30–31, the linear law of their fast-scale analysis:
+
+        λ_N = max(k ỹ + q ṽ, 0),     k, q < 0,     ỹ = y/ε,  ṽ = dỹ/dt̃ = v/√ε,  t̃ = t/√ε.
+
+    Their ``y`` is the normal gap (``y ≥ 0`` separated) and ``v = ẏ``: ``y = g_n``, ``v = ġ_n``. With ε = 1/α and
+    the magnitudes ``stiffness = −k > 0``, ``damping = −q > 0``:
+
+        λ_n = max(−stiffness · α g_n − damping · √α ġ_n, 0),
+
+    so the default α-exponents are (1, 1/2): the damping ratio on the fast scale stays fixed as α → ∞ (Preclik
+    and Rüde scale both by α instead). Eq. 30's rule "λ_N = 0 for y ≥ 0, v ≥ 0" is implied by the clip. The force
+    is the clipped Kelvin–Voigt one; it is continuous, and nonzero before touching when the approach is fast.
+    """
+
+    EXPONENTS: ClassVar[dict[str, float]] = {"stiffness": 1.0, "damping": 0.5}
+
+    def __call__(self, gap: Scalar, gap_rate: Scalar) -> Scalar:
+        k, q = -self.stiffness, -self.damping  # the paper's signs
+        return jnp.maximum(k * gap + q * gap_rate, 0.0)
+
+
+#: Normal laws by config name.
+NORMAL_LAWS: dict[str, type[eqx.Module]] = {
+    "spring_damper": SpringDamper,
+    "clipped_kelvin_voigt": ClippedKelvinVoigt,
+    "hunt_crossley": HuntCrossley,
+    "champneys_fast_scale": ChampneysFastScale,
+}

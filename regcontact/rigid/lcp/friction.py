@@ -1,0 +1,173 @@
+"""The planar Signorini–Coulomb condition of one contact as a standard LCP (Erleben's β splitting).
+
+Given the contact quantity that is linear in the reaction ``λ = (λ_n, λ_t)``,
+
+    u = W λ + b        (W: Delassus matrix J M⁻¹ Jᵀ; u = g̈, ġ⁺ or ġ' depending on the formulation),
+
+the contact law of Preclik & Rüde (Eqs. 7–9, 14–15, 19) is
+
+    u_n ≥ 0 ⊥ λ_n ≥ 0,
+    −μ λ_n ≤ λ_t ≤ μ λ_n  with  u_t < 0 ⇒ λ_t = +μ λ_n,  u_t > 0 ⇒ λ_t = −μ λ_n,  else u_t = 0
+
+(friction opposes slip). Splitting ``λ_t = λ⁺ − λ⁻`` and adding ``β ≥ 0`` (the slip speed ``|u_t|`` when
+sliding) gives the standard LCP in ``z = (λ_n, λ⁺, λ⁻, β)``:
+
+    w_n = u_n          ≥ 0 ⊥ λ_n ≥ 0
+    w⁺  = u_t + β      ≥ 0 ⊥ λ⁺  ≥ 0
+    w⁻  = −u_t + β     ≥ 0 ⊥ λ⁻  ≥ 0
+    w_β = μλ_n − λ⁺ − λ⁻ ≥ 0 ⊥ β ≥ 0.
+
+Every solution of the contact law gives one of the LCP (``λ± = max(±λ_t, 0)``, ``β = |u_t|``) and every LCP
+solution maps back to one of the law. The map is not one-to-one: with ``λ_n = 0`` any ``β ≥ |u_t|`` works and
+when sticking ``λ⁺, λ⁻`` may both be positive; :func:`friction_solutions` therefore collapses the LCP's
+solution set onto distinct reactions and reports a continuum only when the *reactions* form one.
+For ``W`` positive semi-definite, ``zᵀ M z = λᵀ W λ + μ λ_n β ≥ 0``: the matrix is copositive.
+
+Units. ``z`` mixes reactions (``λ_n, λ⁺, λ⁻``) with a rate (``β``), and ``w`` mixes rates (``w_n, w⁺, w⁻``)
+with a reaction (``w_β``): ``M`` holds ``W`` (rate per reaction) next to the pure numbers ``1``, ``μ``. The
+generic LCP solvers judge zeros and singular blocks relative to ``‖M‖``, which is meaningless for such a matrix
+once ``W`` is far from 1 (a rod of mass 1e12 has ``W ≈ 1e-12``: its sticking block looks singular). With a
+reaction scale ``ρ`` and a rate scale ``σ``, ``λ = ρ λ̃``, ``β = σ β̃``, ``u = σ ũ`` turn the law into the same
+law for ``ũ = W̃ λ̃ + b̃`` with ``W̃ = (ρ/σ) W``, ``b̃ = b/σ``; its LCP is ``D_w M D_z`` with
+``D_z = diag(ρ, ρ, ρ, σ)``, ``D_w = diag(1/σ, 1/σ, 1/σ, 1/ρ)`` and ``q̃ = D_w q``. :meth:`FrictionLCP.nondimensional`
+takes ``σ ≈ ‖b‖∞`` and ``σ/ρ ≈ ‖W‖∞``, so that ``‖W̃‖∞`` and ``‖b̃‖∞`` are O(1), and
+:func:`friction_solutions` solves that problem and multiplies the reactions by ``ρ``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from regcontact.rigid.lcp.complementarity import solutions_coincide
+from regcontact.rigid.lcp.enumeration import all_solutions
+
+__all__ = ["FrictionLCP", "FrictionSolutions", "friction_lcp", "friction_solutions"]
+
+# Rows of this matrix map the LCP unknowns z = (λ_n, λ⁺, λ⁻, β) to the reaction (λ_n, λ_t).
+_TO_REACTION = np.array([[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, -1.0, 0.0]])
+
+
+@dataclass(frozen=True)
+class FrictionLCP:
+    """LCP(M, q) equivalent to the planar contact law for ``u = W λ + b`` with friction coefficient ``mu``."""
+
+    M: NDArray[np.float64]
+    q: NDArray[np.float64]
+    delassus: NDArray[np.float64]
+    free: NDArray[np.float64]
+    mu: float
+
+    def reaction(self, z: ArrayLike) -> NDArray[np.float64]:
+        """``(λ_n, λ_t)`` from an LCP vector ``z = (λ_n, λ⁺, λ⁻, β)``."""
+        return _TO_REACTION @ np.asarray(z, dtype=float)
+
+    def contact_rate(self, reaction: ArrayLike) -> NDArray[np.float64]:
+        """``u = W λ + b`` for a reaction ``λ = (λ_n, λ_t)``."""
+        return self.delassus @ np.asarray(reaction, dtype=float) + self.free
+
+    def lcp_vector(self, reaction: ArrayLike) -> NDArray[np.float64]:
+        """The canonical LCP vector ``(λ_n, max(λ_t, 0), max(−λ_t, 0), |u_t|)`` of a reaction."""
+        lam_n, lam_t = np.asarray(reaction, dtype=float)
+        slip = self.contact_rate(reaction)[1]
+        return np.array([lam_n, max(lam_t, 0.0), max(-lam_t, 0.0), abs(slip)])
+
+    def scales(self) -> tuple[float, float]:
+        """``(ρ, σ)``: a reaction scale and a rate scale, ``σ`` the power of two nearest to ``‖b‖∞`` and
+        ``σ/ρ`` the one nearest to ``‖W‖∞``. With ``b = 0`` (a homogeneous law, whose solutions form a cone)
+        ``σ`` is taken equal to ``σ/ρ``, so ``ρ = 1``; with ``W = 0`` (reactions do not move the contact)
+        ``ρ = σ``. Powers of two make the rescaling exact in floating point."""
+        norm_W = _nearest_power_of_two(np.abs(self.delassus).sum(axis=1).max())
+        rate = _nearest_power_of_two(np.abs(self.free).max(), default=norm_W)
+        return rate / norm_W, rate
+
+    def nondimensional(self) -> tuple[FrictionLCP, float, float]:
+        """The same law in units of :meth:`scales`: ``(problem for ũ = (ρ/σ) W λ̃ + b/σ, ρ, σ)``.
+
+        Its ``M`` and ``q`` are ``D_w M D_z`` and ``D_w q`` (see the module docstring), with entries of
+        order one whatever the units of ``W`` and ``b``; its reactions times ``ρ`` are this problem's.
+        """
+        reaction_scale, rate_scale = self.scales()
+        scaled = friction_lcp(self.delassus * (reaction_scale / rate_scale), self.free / rate_scale, self.mu)
+        return scaled, reaction_scale, rate_scale
+
+
+def _nearest_power_of_two(x: float, default: float = 1.0) -> float:
+    """``2^round(log₂ x)`` for ``x > 0``; ``default`` for ``x = 0``."""
+    return math.ldexp(1.0, round(math.log2(x))) if x > 0 else default
+
+
+def friction_lcp(delassus: ArrayLike, free: ArrayLike, mu: float) -> FrictionLCP:
+    """Build the standard LCP of the contact law for ``u = W λ + b`` (see the module docstring)."""
+    W = np.asarray(delassus, dtype=float)
+    b = np.asarray(free, dtype=float)
+    if W.shape != (2, 2) or b.shape != (2,):
+        raise ValueError(f"expected a 2×2 Delassus matrix and a 2-vector, got {W.shape} and {b.shape}")
+    if mu < 0:
+        raise ValueError(f"the friction coefficient must be non-negative, got mu = {mu}")
+    (w_nn, w_nt), (w_tn, w_tt) = W
+    M = np.array(
+        [
+            [w_nn, w_nt, -w_nt, 0.0],
+            [w_tn, w_tt, -w_tt, 1.0],
+            [-w_tn, -w_tt, w_tt, 1.0],
+            [mu, -1.0, -1.0, 0.0],
+        ]
+    )
+    q = np.array([b[0], b[1], -b[1], 0.0])
+    return FrictionLCP(M=M, q=q, delassus=W, free=b, mu=float(mu))
+
+
+@dataclass(frozen=True)
+class FrictionSolutions:
+    """Distinct reactions solving the contact law, and whether the reactions form a continuum.
+
+    ``reactions`` has one row ``(λ_n, λ_t)`` per solution. ``continua`` holds, for each continuum of
+    reactions, its bounding box ``[[min λ_n, min λ_t], [max λ_n, max λ_t]]`` (``±inf`` where unbounded).
+    """
+
+    reactions: NDArray[np.float64]
+    continua: tuple[NDArray[np.float64], ...]
+
+    @property
+    def isolated(self) -> bool:
+        return not self.continua
+
+
+def friction_solutions(problem: FrictionLCP, tol: float = 1e-12) -> FrictionSolutions:
+    """Every reaction solving the contact law, from :func:`~regcontact.rigid.lcp.all_solutions` on its LCP.
+
+    The LCP solved is the nondimensional one (:meth:`FrictionLCP.nondimensional`), so every tolerance of the
+    search is relative to the law's own scales: a law rescaled by any ``(ρ, σ)`` gives the rescaled reactions.
+    """
+    scaled, reaction_scale, _ = problem.nondimensional()
+    found = _reactions(scaled, tol)
+    return FrictionSolutions(
+        reactions=reaction_scale * found.reactions, continua=tuple(reaction_scale * box for box in found.continua)
+    )
+
+
+def _reactions(problem: FrictionLCP, tol: float) -> FrictionSolutions:
+    """Distinct reactions of a (well-scaled) friction LCP, from every solution of the LCP."""
+    found = all_solutions(problem.M, problem.q, tol=tol)
+    reactions = [problem.reaction(z) for z in found.solutions]
+    continua = []
+    for continuum in found.continua:
+        lam_n = continuum.range(_TO_REACTION[0])
+        lam_t = continuum.range(_TO_REACTION[1])
+        ends = np.array([[lam_n[0], lam_t[0]], [lam_n[1], lam_t[1]]])
+        size = max(np.abs(ends[np.isfinite(ends)]).max(initial=0.0), 1e-300)
+        if np.all(np.isfinite(ends)) and np.ptp(ends, axis=0).max() <= 1e-6 * size:
+            reactions.append(problem.reaction(continuum.extremes[0]))  # only β or the λ± split vary
+        else:
+            continua.append(ends)
+    norm_W = np.abs(problem.delassus).max()
+    reaction_scale = np.abs(problem.free).max() / norm_W if norm_W > 0 else 0.0  # typical size of a reaction
+    distinct: list[NDArray[np.float64]] = []
+    for reaction in reactions:
+        if not any(solutions_coincide(reaction, other, 1e2 * tol, reaction_scale) for other in distinct):
+            distinct.append(reaction)
+    return FrictionSolutions(reactions=np.array(distinct).reshape(len(distinct), 2), continua=tuple(continua))

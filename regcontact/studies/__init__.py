@@ -1,0 +1,15 @@
+"""Studies from config files: the TOML schema and its validation, the study kinds, and their results.
+
+The only layer that knows config strings; the physics packages never import it."""
+
+from regcontact.studies.config import (
+    ConfigError as ConfigError,
+)
+from regcontact.studies.loading import (
+    STUDY_KINDS as STUDY_KINDS,
+    LoadedStudy as LoadedStudy,
+    load_study as load_study,
+)
+from regcontact.studies.study_result import (
+    StudyResult as StudyResult,
+)

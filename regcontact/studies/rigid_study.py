@@ -1,0 +1,196 @@
+"""Every rigid solution of the Painlevé rod: Preclik & Rüde Secs. 2–4 and Appendix A, as a study.
+
+For each *setup* (the base ``[system]`` with some keys changed) the study solves the force-acceleration,
+impulse-velocity and time-stepping problems, lists all their solutions with their contact modes, and sets the
+paper's printed values beside them. It also measures the order at which the time-stepping solutions approach
+the impulse-velocity ones as δt → 0, and computes Appendix A's critical friction coefficient and angle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from regcontact.rigid import (
+    ContactState,
+    RigidSolutions,
+    critical_angle,
+    critical_friction,
+    force_acceleration,
+    impulse_velocity,
+    painleve_coefficient,
+    time_stepping,
+    time_stepping_convergence,
+)
+from regcontact.studies import config as cfg
+from regcontact.studies.study_result import StudyResult
+from regcontact.studies.system_config import SYSTEM_FIELDS, kind_fields, rod_from_config
+
+__all__ = ["KIND", "TABLE_COLUMNS", "check", "run", "schema"]
+
+KIND = "rigid_painleve"
+
+FORMULATIONS = ("force_acceleration", "impulse_velocity", "time_stepping")
+
+TABLE_COLUMNS = [
+    "setup",
+    "formulation",
+    "dt",
+    "reaction_n",
+    "reaction_t",
+    "mode",
+    "paper_n",
+    "paper_t",
+    "matches_paper",
+]
+
+
+_PAIRS = cfg.list_of(cfg.list_of(cfg.finite, 2, "numbers", max_length=2), 0, "pairs [λ_n, λ_t]")
+
+
+def schema(raw: dict[str, Any]) -> dict[str, Any]:
+    """The schema of a rigid study."""
+    del raw
+    overrides = {name: cfg.Field(field.parse, None, field.doc) for name, field in SYSTEM_FIELDS.items()}
+    setup = {
+        "label": cfg.Field(cfg.text, cfg.REQUIRED, "a label for the setup, e.g. 'Sec. 2.1'"),
+        "system": overrides,
+        "paper": {
+            name: cfg.Field(_PAIRS, None, f"the paper's {name} solutions, [[λ_n, λ_t], ...]") for name in FORMULATIONS
+        },
+    }
+    return {
+        "study": cfg.study_fields(KIND),
+        "system": kind_fields("painleve_rod"),
+        "setups": cfg.NamedTables(setup, 1, "e.g. [setups.no_force_solution] with label and system overrides"),
+        "time_stepping": {
+            "dt": cfg.Field(cfg.positive, 0.01, "the time step δt of the time-stepping LCP"),
+        },
+        "convergence": {
+            "dt": cfg.Field(
+                cfg.list_of(cfg.positive, 2, "time steps"),
+                [float(dt) for dt in np.geomspace(1e-2, 1e-5, 7)],
+                "time steps for the δt → 0 convergence of the time-stepping solution",
+            ),
+        },
+        "paper": {
+            "decimals": cfg.Field(cfg.positive_int, 4, "digits after the point the paper prints"),
+        },
+    }
+
+
+def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
+    """Paper values describe the file's systems: dropped, with a note, when ``--set`` changes one."""
+    changed = [key for key in overridden if key.startswith(("system.", "setups."))]
+    if not changed:
+        return []
+    for setup in config["setups"].values():
+        setup["paper"] = {name: None for name in FORMULATIONS}
+    return [f"paper values not shown: they are for the file's systems, and {', '.join(changed)} changed them"]
+
+
+def _setup_state(config: dict[str, Any], setup: dict[str, Any]) -> ContactState:
+    system = {**config["system"], **{k: v for k, v in setup["system"].items() if v is not None}}
+    return ContactState.from_rod(rod_from_config(system))
+
+
+def _rows(
+    name: str, formulation: str, dt: float | str, solutions: RigidSolutions, paper: list | None, tolerance: float
+) -> tuple[list[dict[str, Any]], bool | None]:
+    """Rows for one formulation's solutions, each beside the paper's value it matches; and whether all match."""
+    unmatched = [np.asarray(p) for p in (paper or [])]
+    rows = []
+    for solution in solutions:
+        row = {
+            "setup": name,
+            "formulation": formulation,
+            "dt": dt,
+            "reaction_n": float(solution.reaction[0]),
+            "reaction_t": float(solution.reaction[1]),
+            "mode": solution.mode,
+        }
+        if paper is not None:
+            hits = [i for i, p in enumerate(unmatched) if np.max(np.abs(p - solution.reaction)) <= tolerance]
+            if hits:
+                match = unmatched.pop(hits[0])
+                row.update(paper_n=float(match[0]), paper_t=float(match[1]), matches_paper=True)
+            else:
+                row.update(matches_paper=False)
+        rows.append(row)
+    if not rows:
+        rows.append(
+            {
+                "setup": name,
+                "formulation": formulation,
+                "dt": dt,
+                "mode": "no solution",
+                **({"matches_paper": not paper} if paper is not None else {}),
+            }
+        )
+    agrees = None if paper is None else (not unmatched and len(paper) == len(solutions))
+    return rows, agrees
+
+
+def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
+    """Solve every setup's three rigid problems; measure the δt → 0 order; compute Appendix A."""
+    tolerance = 0.5 * 10.0 ** -config["paper"]["decimals"]
+    dt = config["time_stepping"]["dt"]
+    rows, references, summary, disagreements = [], {}, [], []
+    for name, setup in config["setups"].items():
+        progress(f"setup {name}: {setup['label']}")
+        state = _setup_state(config, setup)
+        solved = {
+            "force_acceleration": force_acceleration(state),
+            "impulse_velocity": impulse_velocity(state),
+            "time_stepping": time_stepping(state, dt),
+        }
+        for formulation, solutions in solved.items():
+            step = dt if formulation == "time_stepping" else ""
+            new_rows, agrees = _rows(name, formulation, step, solutions, setup["paper"][formulation], tolerance)
+            rows += new_rows
+            if agrees is False:
+                disagreements.append(
+                    f"{name}/{formulation}: computed {solutions.reactions.tolist()}, "
+                    f"paper {setup['paper'][formulation]}"
+                )
+        references[name] = {
+            "label": setup["label"],
+            **{f: sol.as_json() for f, sol in solved.items()},
+            "continua": {f: [c.tolist() for c in sol.continua] for f, sol in solved.items() if sol.continua},
+        }
+        try:
+            convergence = time_stepping_convergence(state, "sticking", config["convergence"]["dt"])
+        except LookupError as error:
+            summary.append(f"{name}: no δt → 0 convergence measured ({error})")
+        else:
+            references[name]["time_stepping_convergence"] = {
+                "dt": convergence.dt.tolist(),
+                "distance": convergence.distance.tolist(),
+                "order": convergence.order,
+            }
+            summary.append(
+                f"{name}: sticking time-stepping solution → impulse-velocity Λ as δt → 0: measured order "
+                f"{convergence.order:.3f} (distance {convergence.distance[0]:.3g} at δt = {convergence.dt[0]:g}, "
+                f"{convergence.distance[-1]:.3g} at δt = {convergence.dt[-1]:g})"
+            )
+
+    base = config["system"]
+    inertia = None if base["inertia"] == "slender" else base["inertia"]
+    mu_crit = critical_friction(base["mass"], base["length"], inertia)
+    phi_star = float(critical_angle(mu_crit))
+    a_value = float(painleve_coefficient(base["phi0"], base["mu"], base["mass"], base["length"], inertia))
+    references["appendix_a"] = {"mu_crit": mu_crit, "phi_star_deg": float(np.degrees(phi_star)), "A_at_base": a_value}
+    summary.append(
+        f"Appendix A: μ_crit = {mu_crit:.6f} at φ* = {np.degrees(phi_star):.3f}° (A(φ*(μ), μ) = 0); "
+        f"A(φ₀, μ) = {a_value:.4f} for the base rod ({'< 0: Painlevé region' if a_value < 0 else '≥ 0'})"
+    )
+    return StudyResult(
+        name=config["study"]["name"],
+        kind=KIND,
+        rows=rows,
+        references=references,
+        failures=[f"disagrees with the paper: {line}" for line in disagreements],
+        summary=summary,
+    )

@@ -1,0 +1,23 @@
+"""Mechanical systems: a planar body (or several) with k unilateral frictional contacts.
+
+:class:`AbstractSystem` is what the compliant, rigid and stability code needs (mass matrix, forces, gaps, contact
+Jacobians, μ, energy); the shipped systems implement it. A body of your own is one small subclass
+(``docs/systems.md``).
+"""
+
+from regcontact.systems._planar_rod import (
+    AbstractPlanarRod as AbstractPlanarRod,
+    slender_inertia as slender_inertia,
+)
+from regcontact.systems.reduced_contact import (
+    ReducedSingleContact as ReducedSingleContact,
+)
+from regcontact.systems.rod import (
+    PainleveRod as PainleveRod,
+)
+from regcontact.systems.system import (
+    AbstractSystem as AbstractSystem,
+)
+from regcontact.systems.two_point_rod import (
+    TwoPointRod as TwoPointRod,
+)

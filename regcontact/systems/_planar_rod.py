@@ -1,0 +1,67 @@
+"""What the one-contact and the two-contact rod share: a rigid rod in the plane under constant loads."""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+from jaxtyping import Array, ArrayLike, Float
+
+from regcontact.systems.system import AbstractSystem
+
+__all__ = ["AbstractPlanarRod", "slender_inertia"]
+
+
+def slender_inertia(mass: ArrayLike, length: ArrayLike) -> Float[Array, ""]:
+    """Moment of inertia of a thin uniform rod about its centre, ``m l² / 12``."""
+    return jnp.asarray(mass) * jnp.asarray(length) ** 2 / 12.0
+
+
+class AbstractPlanarRod(AbstractSystem):
+    """A rod of mass ``m``, length ``l`` and inertia ``I`` with coordinates ``q = (x, y, φ)`` (centre of mass,
+    angle counter-clockwise from the ground), under gravity ``g``, a torque ``τ`` and a horizontal force
+    ``f_x``; ``M = diag(m, m, I)``. Subclasses say where the contacts are and how the rod starts."""
+
+    mass: Float[Array, ""]
+    length: Float[Array, ""]
+    inertia: Float[Array, ""]
+    gravity: Float[Array, ""]
+    torque: Float[Array, ""]
+    force_x: Float[Array, ""]
+    mu: Float[Array, ""]
+
+    def _set_rod(self, mass, length, inertia, gravity, torque, force_x, mu) -> None:
+        """Fill the shared fields as float64 arrays (``inertia=None``: a slender rod)."""
+        f64 = lambda a: jnp.asarray(a, dtype=float)  # noqa: E731
+        self.mass = f64(mass)
+        self.length = f64(length)
+        self.inertia = f64(slender_inertia(mass, length) if inertia is None else inertia)
+        self.gravity = f64(gravity)
+        self.torque = f64(torque)
+        self.force_x = f64(force_x)
+        self.mu = f64(mu)
+
+    def mass_matrix(self, q: Float[Array, "3"] | None = None) -> Float[Array, "3 3"]:
+        """``M = diag(m, m, I)`` (Preclik Eq. 1); constant (``q`` is not needed)."""
+        return jnp.diag(jnp.stack([self.mass, self.mass, self.inertia]))
+
+    def mass_solve(self, q: Float[Array, "3"], force: Float[Array, "3"]) -> Float[Array, "3"]:
+        """``M⁻¹ f`` by division (the mass matrix is diagonal)."""
+        return force / jnp.stack([self.mass, self.mass, self.inertia])
+
+    def applied_force(self) -> Float[Array, "3"]:
+        """Generalised applied force ``(f_x, f_y, τ)`` with ``f_y = −m g``."""
+        return jnp.stack([self.force_x, -self.mass * self.gravity, self.torque])
+
+    def forces(self, q: Float[Array, "3"], v: Float[Array, "3"], t: ArrayLike = 0.0) -> Float[Array, "3"]:
+        """``h``: the constant applied loads."""
+        return self.applied_force()
+
+    @property
+    def length_scale(self) -> Float[Array, ""]:
+        return self.length
+
+    def potential_energy(self, q: Float[Array, "3"]) -> Float[Array, ""]:
+        """``m g y − τ φ − f_x x``."""
+        return self.mass * self.gravity * q[1] - self.torque * q[2] - self.force_x * q[0]
+
+    def kinetic_energy(self, q: Float[Array, "3"], v: Float[Array, "3"]) -> Float[Array, ""]:
+        return 0.5 * (self.mass * (v[0] ** 2 + v[1] ** 2) + self.inertia * v[2] ** 2)

@@ -1,0 +1,94 @@
+"""The Painlevé rod with both ends able to touch the ground: two contacts.
+
+Coordinates ``q = (x, y, φ)`` of the centre of mass and the angle (counter-clockwise from the ground), as for
+:class:`~regcontact.systems.rod.PainleveRod`. With ``h = l/2``, ``s = sin φ``, ``c = cos φ`` the two ends are
+
+    end 1 (at −h along the rod):   (x − h c, y − h s),        end 2 (at +h):   (x + h c, y + h s),
+
+so the gaps (rows: normal = height of the end, tangential = its horizontal position) and Jacobians are
+
+    g_1 = (y − h s, x − h c),   W_1 = [[0, 1, −h c], [1, 0,  h s]],   Ẇ_1 v = ( h s ω²,  h c ω²),
+    g_2 = (y + h s, x + h c),   W_2 = [[0, 1,  h c], [1, 0, −h s]],   Ẇ_2 v = (−h s ω², −h c ω²).
+
+The rod can fall on one end, rock, land flat and slide flat. Its initial state is given by the angle ``φ₀``, the
+height of the lower end above the ground (``height``, 0 = touching) and the three velocities.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import jax.numpy as jnp
+from jaxtyping import Array, ArrayLike, Float
+
+from regcontact.systems._planar_rod import AbstractPlanarRod
+
+__all__ = ["TwoPointRod"]
+
+
+class TwoPointRod(AbstractPlanarRod):
+    """A rigid rod of mass ``m``, length ``l``, inertia ``I`` whose two ends are frictional contacts."""
+
+    NUM_CONTACTS: ClassVar[int] = 2
+
+    phi0: Float[Array, ""]
+    height: Float[Array, ""]
+    vx0: Float[Array, ""]
+    vy0: Float[Array, ""]
+    omega0: Float[Array, ""]
+
+    def __init__(
+        self,
+        mass: ArrayLike = 1.0,
+        length: ArrayLike = 2.0,
+        inertia: ArrayLike | None = None,
+        gravity: ArrayLike = 1.0,
+        torque: ArrayLike = 0.0,
+        force_x: ArrayLike = 0.0,
+        mu: ArrayLike = 0.5,
+        phi0: ArrayLike = 0.0,
+        height: ArrayLike = 0.0,
+        vx0: ArrayLike = 0.0,
+        vy0: ArrayLike = 0.0,
+        omega0: ArrayLike = 0.0,
+    ):
+        self._set_rod(mass, length, inertia, gravity, torque, force_x, mu)
+        f64 = lambda a: jnp.asarray(a, dtype=float)  # noqa: E731
+        self.phi0 = f64(phi0)
+        self.height = f64(height)
+        self.vx0 = f64(vx0)
+        self.vy0 = f64(vy0)
+        self.omega0 = f64(omega0)
+
+    def gaps(self, q: Float[Array, "3"]) -> Float[Array, "2 2"]:
+        x, y, phi = q
+        h = 0.5 * self.length
+        s, c = h * jnp.sin(phi), h * jnp.cos(phi)
+        return jnp.stack([jnp.stack([y - s, x - c]), jnp.stack([y + s, x + c])])
+
+    def jacobians(self, q: Float[Array, "3"]) -> Float[Array, "2 2 3"]:
+        phi = q[2]
+        h = 0.5 * self.length
+        s, c = h * jnp.sin(phi), h * jnp.cos(phi)
+        zero, one = jnp.zeros_like(phi), jnp.ones_like(phi)
+        end_1 = jnp.stack([jnp.stack([zero, one, -c]), jnp.stack([one, zero, s])])
+        end_2 = jnp.stack([jnp.stack([zero, one, c]), jnp.stack([one, zero, -s])])
+        return jnp.stack([end_1, end_2])
+
+    def jacobian_rates(self, q: Float[Array, "3"], v: Float[Array, "3"]) -> Float[Array, "2 2"]:
+        phi, omega = q[2], v[2]
+        h = 0.5 * self.length
+        rate = jnp.stack([h * jnp.sin(phi) * omega**2, h * jnp.cos(phi) * omega**2])
+        return jnp.stack([rate, -rate])
+
+    @property
+    def friction_coefficients(self) -> Float[Array, "2"]:
+        return jnp.stack([self.mu, self.mu])
+
+    def initial_state(self) -> tuple[Float[Array, "3"], Float[Array, "3"]]:
+        """The lower end ``height`` above the ground (end 1 at ``x = 0``), velocities ``(v_x0, v_y0, ω₀)``."""
+        h = 0.5 * self.length
+        c, s = jnp.cos(self.phi0), jnp.sin(self.phi0)
+        q0 = jnp.stack([h * c, self.height + h * jnp.abs(s), self.phi0])
+        v0 = jnp.stack([self.vx0, self.vy0, self.omega0])
+        return q0, v0

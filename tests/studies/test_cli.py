@@ -1,0 +1,58 @@
+"""``regcontact run`` end to end on a short study, and what a bad config leaves behind (nothing)."""
+
+import csv
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from regcontact.cli import main
+
+TABLE1 = Path(__file__).parents[2] / "studies" / "table1.toml"
+SHORT = ["--set", "sweep.alpha=[1e3, 1e4]", "--set", "solver.rtol=1e-6"]
+
+
+def test_run_writes_table_csv_and_json(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(["run", str(TABLE1), "--out", str(out), *SHORT]) == 0
+    printed = capsys.readouterr()
+    assert "int_lambda_n" in printed.out and "0.3688" in printed.out  # the paper's value beside ours
+    assert "compiled" in printed.err and "solved 2/2" in printed.err  # progress on stderr
+
+    with open(out / "results.csv") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [float(row["alpha"]) for row in rows] == [1e3, 1e4]
+    for column in ("int_lambda_n", "int_lambda_t", "t_end", "termination", "n_steps", "status", "paper_int_lambda_n"):
+        assert column in rows[0]
+    assert rows[0]["termination"] == "time_limit" and rows[0]["status"] == "successful"
+
+    document = json.loads((out / "results.json").read_text())
+    assert document["config"]["sweep"]["alpha"] == [1e3, 1e4]
+    assert document["references"]["impulse_velocity"] == pytest.approx([0.3247595, 0.4375], abs=1e-7)
+    assert {"jax", "diffrax", "numpy", "python"} <= set(document["versions"])
+    assert document["timings_s"]["compile_s"] > 0 and document["solver_statistics"]["failed_cases"] == 0
+    assert not list(out.glob(".*partial"))
+
+
+def test_bad_config_exits_2_with_one_line_and_writes_nothing(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(["run", str(TABLE1), "--out", str(out), "--set", "system.mass=-1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["regcontact: config error: system.mass = -1: expected a positive number"]
+    assert not out.exists()
+
+
+def test_console_entry_point_runs_as_a_module(tmp_path):
+    completed = subprocess.run(
+        [sys.executable, "-m", "regcontact.cli", "run", str(TABLE1), "--set", "solver.name=Euler"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
+    )
+    assert completed.returncode == 2
+    assert "solver.name = 'Euler'" in completed.stderr
+    assert not (tmp_path / "results").exists()

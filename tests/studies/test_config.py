@@ -1,0 +1,99 @@
+"""Config validation: every bad input is one error naming the key, the value and what was expected."""
+
+from pathlib import Path
+
+import pytest
+
+from regcontact.studies.config import ConfigError, apply_override
+from regcontact.studies.loading import load_study
+
+TABLE1 = Path(__file__).parents[2] / "studies" / "table1.toml"
+
+
+@pytest.mark.parametrize(
+    "override, key, expected",
+    [
+        ("system.mass=-1", "system.mass", "positive"),
+        ("system.length=0", "system.length", "positive"),
+        ("system.mu=-0.5", "system.mu", "≥ 0"),
+        ("system.inertia=-2", "system.inertia", "positive"),
+        ("system.inertia='thick'", "system.inertia", "'slender'"),
+        ("system.phi0=4", "system.phi0", "(0, π)"),
+        ("system.phi0=abc", "system.phi0", "number"),
+        ("system.mass=true", "system.mass", "positive number"),
+        ("system.colour=1", "system.colour", "known key"),
+        ("system.torque={below = 1}", "system.torque", "{below_threshold}"),
+        ("contact.normal.stiffness=-3", "contact.normal.stiffness", "positive"),
+        ("contact.normal.damping=-1", "contact.normal.damping", "≥ 0"),
+        ("contact.normal_law=hertz_pro", "contact.normal_law", "one of"),
+        ("sweep.alpha=[]", "sweep.alpha", "non-empty"),
+        ("sweep.alpha=[1e3, -1]", "sweep.alpha", "positive"),
+        ("sweep.alpha=1e3", "sweep.alpha", "list"),
+        ("sweep.chunk_size=0", "sweep.chunk_size", "positive integer"),
+        ("solver.name=RK4", "solver.name", "Kvaerno5"),
+        ("solver.rtol=2", "solver.rtol", "(0, 1)"),
+        ("termination.events=['bounce']", "termination.events", "contact_open"),
+        ("termination.time_limit=-1", "termination.time_limit", "contact_time"),
+        ("study.kind=magic", "study.kind", "compliant_sweep"),
+        ("paper.int_lambda_n=[0.3]", "paper.int_lambda_n", "one per paper.alpha"),
+    ],
+)
+def test_bad_values_name_key_value_and_expectation(override, key, expected):
+    with pytest.raises(ConfigError) as info:
+        load_study(TABLE1, [override])
+    assert info.value.key == key
+    message = str(info.value)
+    assert message.startswith(f"{key} = ")
+    assert expected in message
+    assert "\n" not in message
+
+
+def test_missing_required_key(tmp_path):
+    config = tmp_path / "study.toml"
+    config.write_text('[study]\nname = "x"\n')
+    with pytest.raises(ConfigError, match=r"sweep\.alpha = \(missing\)"):
+        load_study(config)
+
+
+def test_toml_syntax_error_names_the_file(tmp_path):
+    config = tmp_path / "broken.toml"
+    config.write_text("[study\nname = 1\n")
+    with pytest.raises(ConfigError, match="broken.toml"):
+        load_study(config)
+
+
+def test_overrides_reach_the_config_and_keep_defaults():
+    loaded = load_study(TABLE1, ["system.mu=2", "system.phi0=1.0", "solver.rtol=1e-6", "sweep.alpha=[1e4]"])
+    config = loaded.config
+    assert config["system"]["mu"] == 2.0 and config["system"]["phi0"] == 1.0
+    assert config["solver"]["rtol"] == 1e-6 and config["sweep"]["alpha"] == [1e4]
+    assert config["system"]["mass"] == 1.0
+    assert config["paper"]["alpha"] == [], "paper values belong to the file's system"
+    assert any("system.mu" in note for note in loaded.notes)
+
+
+def test_override_syntax():
+    raw = {"a": {"b": 1}}
+    apply_override(raw, "a.c=hello")
+    apply_override(raw, "d.e=[1, 2]")
+    assert raw == {"a": {"b": 1, "c": "hello"}, "d": {"e": [1, 2]}}
+    with pytest.raises(ConfigError, match="key.path=value"):
+        apply_override(raw, "novalue")
+    with pytest.raises(ConfigError, match="a.b"):
+        apply_override(raw, "a.b.c=1")
+
+
+def test_torque_below_threshold_is_resolved_from_the_rod():
+    from regcontact.studies.system_config import rod_from_config
+
+    loaded = load_study(TABLE1, ["system.torque={below_threshold = 1.0}"])
+    rod = rod_from_config(loaded.config["system"])
+    # Preclik Sec. 2.2: τ = 2 f_y I / (m l cos φ) − 1 with m = 1, l = 2, I = 1/3, g = 1, φ = π/3
+    assert float(rod.torque) == pytest.approx(2 * (-1) * (1 / 3) / (1 * 2 * 0.5) - 1, rel=1e-14)
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).parents[2] / "studies").glob("*.toml")), ids=lambda p: p.name)
+def test_every_shipped_study_is_valid(path):
+    loaded = load_study(path)
+    assert loaded.config["study"]["name"] == path.stem
+    assert loaded.notes == ()
