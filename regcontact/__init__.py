@@ -56,6 +56,8 @@ from regcontact.compliant.solvers import RadauIIA5 as RadauIIA5
 from regcontact.contact import (
     FRICTION_LAWS as FRICTION_LAWS,
     NORMAL_LAWS as NORMAL_LAWS,
+    AbstractFrictionLaw as AbstractFrictionLaw,
+    AbstractNormalLaw as AbstractNormalLaw,
     ContactModel as ContactModel,
     SpringDamper as SpringDamper,
     ViscousCoulomb as ViscousCoulomb,

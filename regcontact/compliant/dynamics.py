@@ -15,6 +15,8 @@ import equinox as eqx
 import jax.numpy as jnp
 from jaxtyping import Array, Float
 
+from regcontact.contact.friction_laws import AbstractFrictionLaw
+from regcontact.contact.normal_laws import AbstractNormalLaw
 from regcontact.systems.system import AbstractSystem
 
 __all__ = ["CompliantState", "CompliantSystem", "contact_forces", "flat_vector_field", "initial_state", "vector_field"]
@@ -46,8 +48,8 @@ class CompliantSystem(eqx.Module):
     """Arguments of the vector field: the system and its contact laws, already scaled to one α."""
 
     system: AbstractSystem
-    normal: eqx.Module
-    friction: eqx.Module
+    normal: AbstractNormalLaw
+    friction: AbstractFrictionLaw
 
 
 def _times_velocity(jacobians: Float[Array, "k 2 n"], v: Float[Array, " n"]) -> Float[Array, "k 2"]:

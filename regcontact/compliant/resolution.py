@@ -43,4 +43,4 @@ def gap_resolution(system: AbstractSystem) -> Float[Array, ""]:
 
 def normal_speed_resolution(system: AbstractSystem, q: Float[Array, " n"], v: Float[Array, " n"]) -> Float[Array, " k"]:
     """``ε_v`` of every contact: the round-off scale of the computed normal speed ``ġ_n = W_n v`` at ``(q, v)``."""
-    return GAP_ROUNDOFF_ULPS * _EPS * jnp.sum(jnp.abs(system.jacobians(q)[:, 0, :] * v), axis=-1)
+    return GAP_ROUNDOFF_ULPS * _EPS * jnp.sum(jnp.abs(system.jacobians(q)[:, 0, :] * v[None, :]), axis=-1)

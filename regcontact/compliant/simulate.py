@@ -32,6 +32,7 @@ from regcontact.compliant.solvers import CrossingBisection, RadauIIA5
 from regcontact.compliant.switches import RESTART_SURFACES, exit_condition, exit_values
 from regcontact.compliant.termination import EVENTS
 from regcontact.contact.contact_model import ContactModel
+from regcontact.contact.normal_laws import AbstractJumpingNormalLaw
 from regcontact.systems.system import AbstractSystem
 
 __all__ = [
@@ -260,7 +261,7 @@ def solve(
     normal, friction = contact.at_stiffness(alpha)
     args = CompliantSystem(system=system, normal=normal, friction=friction)
     state0 = initial_state(system) if state0 is None else state0
-    if "contact" in settings.restart_at and not hasattr(normal, "contact_force"):
+    if "contact" in settings.restart_at and not isinstance(normal, AbstractJumpingNormalLaw):
         raise ValueError(f"restart at 'contact' needs a normal law with a contact_force branch, not {normal!r}")
     surfaces = [RESTART_SURFACES[name] for name in settings.restart_at]
     k = system.NUM_CONTACTS

@@ -37,24 +37,30 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from typing import ClassVar
 
-import equinox as eqx
 import jax.numpy as jnp
 from jaxtyping import Array, Bool, Float
 
 from regcontact.compliant.dynamics import CompliantState, CompliantSystem
 from regcontact.compliant.resolution import gap_resolution
+from regcontact.contact.normal_laws import AbstractJumpingNormalLaw, AbstractNormalLaw
 
 __all__ = ["RESTART_SURFACES", "FrozenContact", "RestartSurface", "exit_condition", "exit_values"]
 
 
-class FrozenContact(eqx.Module):
+class FrozenContact(AbstractNormalLaw):
     """A normal law with every contact's state held fixed: ``max(contact_force, 0)`` where ``closed``, else zero.
 
-    ``closed`` has one entry per contact; the law acts elementwise on the contacts' gaps and rates.
+    ``closed`` has one entry per contact; the law acts elementwise on the contacts' gaps and rates. A held law
+    has no parameters of its own (it is built after the α-scaling).
     """
 
-    law: eqx.Module
+    PARAMETERS: ClassVar[dict[str, str]] = {}
+    EXPONENTS: ClassVar[dict[str, float]] = {}
+    LINEAR_STIFFNESS: ClassVar[str | None] = None
+
+    law: AbstractJumpingNormalLaw
     closed: Bool[Array, " k"]
 
     def __call__(self, gap: Float[Array, " k"], gap_rate: Float[Array, " k"]) -> Float[Array, " k"]:

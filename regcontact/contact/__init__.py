@@ -7,10 +7,14 @@ from regcontact.contact.contact_model import (
 )
 from regcontact.contact.friction_laws import (
     FRICTION_LAWS as FRICTION_LAWS,
+    AbstractFrictionLaw as AbstractFrictionLaw,
     ViscousCoulomb as ViscousCoulomb,
 )
 from regcontact.contact.normal_laws import (
     NORMAL_LAWS as NORMAL_LAWS,
+    AbstractJumpingNormalLaw as AbstractJumpingNormalLaw,
+    AbstractLinearSpringDamper as AbstractLinearSpringDamper,
+    AbstractNormalLaw as AbstractNormalLaw,
     ChampneysFastScale as ChampneysFastScale,
     ClippedKelvinVoigt as ClippedKelvinVoigt,
     HuntCrossley as HuntCrossley,

@@ -8,13 +8,17 @@ is one ``tree_map`` and works for any law. By default each law brings its own (i
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import equinox as eqx
 import jax.numpy as jnp
 import jax.tree_util as jtu
 from jaxtyping import Array, ArrayLike, Float, PyTree
 
-from regcontact.contact.friction_laws import ViscousCoulomb
-from regcontact.contact.normal_laws import SpringDamper
+from regcontact.contact.friction_laws import AbstractFrictionLaw, ViscousCoulomb
+from regcontact.contact.normal_laws import AbstractNormalLaw, SpringDamper
+
+LawT = TypeVar("LawT", AbstractNormalLaw, AbstractFrictionLaw)
 
 __all__ = ["ContactModel", "default_exponents", "scale_parameters"]
 
@@ -25,7 +29,7 @@ def scale_parameters(law: PyTree, exponents: PyTree, alpha: ArrayLike) -> PyTree
     return jtu.tree_map(lambda p, e: p * alpha**e, law, exponents)
 
 
-def default_exponents(law: eqx.Module) -> eqx.Module:
+def default_exponents(law: LawT) -> LawT:
     """A law shaped like ``law`` whose fields are its class's default α-exponents (``EXPONENTS``)."""
     exponents = type(law)(**type(law).EXPONENTS)
     return jtu.tree_map(jnp.full_like, law, exponents)
@@ -34,24 +38,25 @@ def default_exponents(law: eqx.Module) -> eqx.Module:
 class ContactModel(eqx.Module):
     """Normal and friction laws at α = 1, with the α-exponent of each of their parameters."""
 
-    normal: eqx.Module
-    friction: eqx.Module
-    normal_exponents: eqx.Module
-    friction_exponents: eqx.Module
+    normal: AbstractNormalLaw
+    friction: AbstractFrictionLaw
+    #: Laws of the same classes whose fields hold each parameter's α-exponent instead of its value.
+    normal_exponents: AbstractNormalLaw
+    friction_exponents: AbstractFrictionLaw
 
     def __init__(
         self,
-        normal: eqx.Module | None = None,
-        friction: eqx.Module | None = None,
-        normal_exponents: eqx.Module | None = None,
-        friction_exponents: eqx.Module | None = None,
+        normal: AbstractNormalLaw | None = None,
+        friction: AbstractFrictionLaw | None = None,
+        normal_exponents: AbstractNormalLaw | None = None,
+        friction_exponents: AbstractFrictionLaw | None = None,
     ):
         self.normal = SpringDamper() if normal is None else normal
         self.friction = ViscousCoulomb() if friction is None else friction
         self.normal_exponents = default_exponents(self.normal) if normal_exponents is None else normal_exponents
         self.friction_exponents = default_exponents(self.friction) if friction_exponents is None else friction_exponents
 
-    def at_stiffness(self, alpha: Float[Array, ""] | float) -> tuple[eqx.Module, eqx.Module]:
+    def at_stiffness(self, alpha: Float[Array, ""] | float) -> tuple[AbstractNormalLaw, AbstractFrictionLaw]:
         """The (normal, friction) laws with parameters scaled to stiffness multiplier ``alpha``."""
         return (
             scale_parameters(self.normal, self.normal_exponents, alpha),

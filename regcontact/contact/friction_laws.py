@@ -2,18 +2,35 @@
 
 from __future__ import annotations
 
+import abc
 from typing import ClassVar
 
 import equinox as eqx
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
-__all__ = ["FRICTION_LAWS", "ViscousCoulomb"]
+__all__ = ["FRICTION_LAWS", "AbstractFrictionLaw", "ViscousCoulomb"]
 
 Scalar = Float[Array, ""]
 
 
-class ViscousCoulomb(eqx.Module):
+class AbstractFrictionLaw(eqx.Module):
+    """A compliant friction law ``λ_t(ġ_t, λ_n, μ)`` with its parameters as fields; it opposes the slip
+    (``λ_t ġ_t ≤ 0``) and stays in the cone (``|λ_t| ≤ μ λ_n``).
+
+    ``PARAMETERS`` (name -> ``"positive"``/``"nonnegative"``) and ``EXPONENTS`` (name -> default α-exponent) play
+    the roles they play for :class:`~regcontact.contact.normal_laws.AbstractNormalLaw`.
+    """
+
+    PARAMETERS: eqx.AbstractClassVar[dict[str, str]]
+    EXPONENTS: eqx.AbstractClassVar[dict[str, float]]
+
+    @abc.abstractmethod
+    def __call__(self, slip_rate: Scalar, normal_force: Scalar, mu: Scalar) -> Scalar:
+        """The tangential force; elementwise, so it also takes every contact's values at once."""
+
+
+class ViscousCoulomb(AbstractFrictionLaw):
     """Viscous-limited Coulomb friction, Preclik & Rüde Eq. 22 (second line), in the plane:
 
         λ_t = −sgn(ġ_t) min(μ λ_n, γ_t |ġ_t|) = −clip(γ_t ġ_t, −μ λ_n, μ λ_n).
@@ -22,9 +39,8 @@ class ViscousCoulomb(eqx.Module):
     It always opposes the slip, so λ_t ġ_t ≤ 0: friction never feeds energy in.
     """
 
-    #: Parameter name -> "positive" or "nonnegative" (what a config may give at α = 1).
     PARAMETERS: ClassVar[dict[str, str]] = {"damping": "nonnegative"}
-    #: Parameter name -> default α-exponent (Preclik & Rüde: γ_t ∝ α).
+    #: Preclik & Rüde: γ_t ∝ α.
     EXPONENTS: ClassVar[dict[str, float]] = {"damping": 1.0}
 
     damping: Scalar
@@ -38,4 +54,4 @@ class ViscousCoulomb(eqx.Module):
 
 
 #: Friction laws by config name.
-FRICTION_LAWS: dict[str, type[eqx.Module]] = {"viscous_coulomb": ViscousCoulomb}
+FRICTION_LAWS: dict[str, type[AbstractFrictionLaw]] = {"viscous_coulomb": ViscousCoulomb}

@@ -3,28 +3,41 @@
 Each law is an equinox module whose fields are its parameters (JAX arrays), so a batch of laws is a pytree
 with a leading batch axis and a new parameter value never recompiles. A law never pulls: λ_n ≥ 0 everywhere.
 
-Every law class declares, for configs and for the α-scaling of :mod:`regcontact.contact.contact_model`:
+Every law is an :class:`AbstractNormalLaw` (the equinox abstract/final style: abstract bases, concrete laws that
+are not subclassed further) and declares, for configs and for the α-scaling of
+:mod:`regcontact.contact.contact_model`:
 
 * ``PARAMETERS``: parameter name -> ``"positive"`` or ``"nonnegative"`` (what a config may give at α = 1);
 * ``EXPONENTS``: parameter name -> default α-exponent ``e`` (the parameter is used as ``p · α^e``);
 * ``LINEAR_STIFFNESS``: the parameter that is a linear spring stiffness ``k`` (``λ_n ≈ −k g_n`` for a slow
   penetration), which defines the contact time ``π √(m_n / k)``; ``None`` for a law without one.
 
-A law whose force *jumps* on touch-down also has ``contact_force(gap, gap_rate)``, the closed-contact branch
-continued across ``g_n = 0``, for solves that locate touch-down (:mod:`regcontact.compliant.switches`). Every law has
-an ``elastic_energy(gap)``: the potential of the law's elastic part, so that kinetic + potential + elastic
-energy is conserved when the damping is zero and never grows otherwise.
+A law whose force *jumps* on touch-down is an :class:`AbstractJumpingNormalLaw`: it also has
+``contact_force(gap, gap_rate)``, the closed-contact branch continued across ``g_n = 0``, for solves that locate
+touch-down (:mod:`regcontact.compliant.switches`). Every law has an ``elastic_energy(gap)``: the potential of the
+law's elastic part, so that kinetic + potential + elastic energy is conserved when the damping is zero and never
+grows otherwise.
 """
 
 from __future__ import annotations
 
+import abc
 from typing import ClassVar
 
 import equinox as eqx
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
-__all__ = ["NORMAL_LAWS", "ChampneysFastScale", "ClippedKelvinVoigt", "HuntCrossley", "SpringDamper"]
+__all__ = [
+    "NORMAL_LAWS",
+    "AbstractJumpingNormalLaw",
+    "AbstractLinearSpringDamper",
+    "AbstractNormalLaw",
+    "ChampneysFastScale",
+    "ClippedKelvinVoigt",
+    "HuntCrossley",
+    "SpringDamper",
+]
 
 Scalar = Float[Array, ""]
 
@@ -33,15 +46,39 @@ def _f64(a: ArrayLike) -> Scalar:
     return jnp.asarray(a, dtype=float)
 
 
+class AbstractNormalLaw(eqx.Module):
+    """A compliant normal law ``λ_n(g_n, ġ_n) ≥ 0`` with its parameters as fields (see the module docstring)."""
+
+    PARAMETERS: eqx.AbstractClassVar[dict[str, str]]
+    EXPONENTS: eqx.AbstractClassVar[dict[str, float]]
+    LINEAR_STIFFNESS: eqx.AbstractClassVar[str | None]
+
+    @abc.abstractmethod
+    def __call__(self, gap: Scalar, gap_rate: Scalar) -> Scalar:
+        """The normal force; elementwise, so it also takes every contact's gaps and rates at once."""
+
+    @abc.abstractmethod
+    def elastic_energy(self, gap: Scalar) -> Scalar:
+        """The potential of the law's elastic part (zero outside contact)."""
+
+
+class AbstractJumpingNormalLaw(AbstractNormalLaw):
+    """A normal law whose force jumps on touch-down, with its closed branch continued across ``g_n = 0``."""
+
+    @abc.abstractmethod
+    def contact_force(self, gap: Scalar, gap_rate: Scalar) -> Scalar:
+        """The force of the closed contact, continued smoothly across ``g_n = 0``."""
+
+
 def _linear_spring_energy(stiffness: Scalar, gap: Scalar) -> Scalar:
     """``½ k g²`` in contact (``g < 0``), zero outside."""
     penetration = jnp.maximum(-gap, 0.0)
     return 0.5 * stiffness * penetration**2
 
 
-class _LinearSpringAndDamper(eqx.Module):
-    """Shared by the laws built from a linear spring ``stiffness`` and a linear damper ``damping``: their
-    parameters, default α-exponents (1, 1, as in Preclik & Rüde), linear stiffness and elastic energy."""
+class AbstractLinearSpringDamper(AbstractNormalLaw):
+    """Laws built from a linear spring ``stiffness`` and a linear damper ``damping``: their parameters, default
+    α-exponents (1, 1, as in Preclik & Rüde), linear stiffness and elastic energy."""
 
     PARAMETERS: ClassVar[dict[str, str]] = {"stiffness": "positive", "damping": "nonnegative"}
     EXPONENTS: ClassVar[dict[str, float]] = {"stiffness": 1.0, "damping": 1.0}
@@ -58,7 +95,7 @@ class _LinearSpringAndDamper(eqx.Module):
         return _linear_spring_energy(self.stiffness, gap)
 
 
-class SpringDamper(_LinearSpringAndDamper):
+class SpringDamper(AbstractLinearSpringDamper, AbstractJumpingNormalLaw):
     """Preclik & Rüde Eq. 22: a spring with damping on approach only.
 
         λ_n = 0                               if g_n > 0
@@ -82,7 +119,7 @@ class SpringDamper(_LinearSpringAndDamper):
         return -self.stiffness * gap - self.damping * jnp.minimum(gap_rate, 0.0)
 
 
-class ClippedKelvinVoigt(_LinearSpringAndDamper):
+class ClippedKelvinVoigt(AbstractLinearSpringDamper):
     """A Kelvin–Voigt spring and damper in parallel, clipped so that it never pulls:
 
         λ_n = max(0, −k g_n − c ġ_n).
@@ -97,7 +134,7 @@ class ClippedKelvinVoigt(_LinearSpringAndDamper):
         return jnp.maximum(-self.stiffness * gap - self.damping * gap_rate, 0.0)
 
 
-class HuntCrossley(eqx.Module):
+class HuntCrossley(AbstractNormalLaw):
     """Hunt & Crossley (1975): a nonlinear spring with damping proportional to it, clipped at zero:
 
         λ_n = max(0, k δⁿ (1 + c δ̇))  for δ = −g_n > 0,        λ_n = 0 otherwise.
@@ -136,7 +173,7 @@ class HuntCrossley(eqx.Module):
         return jnp.where(in_contact, spring * (-gap) / (self.exponent + 1.0), 0.0)
 
 
-class ChampneysFastScale(_LinearSpringAndDamper):
+class ChampneysFastScale(AbstractLinearSpringDamper):
     """Champneys & Várkonyi (2016) Eqs. 30–31, the linear law of their fast-scale analysis:
 
         λ_N = max(k ỹ + q ṽ, 0),     k, q < 0,     ỹ = y/ε,  ṽ = dỹ/dt̃ = v/√ε,  t̃ = t/√ε.
@@ -159,7 +196,7 @@ class ChampneysFastScale(_LinearSpringAndDamper):
 
 
 #: Normal laws by config name.
-NORMAL_LAWS: dict[str, type[eqx.Module]] = {
+NORMAL_LAWS: dict[str, type[AbstractNormalLaw]] = {
     "spring_damper": SpringDamper,
     "clipped_kelvin_voigt": ClippedKelvinVoigt,
     "hunt_crossley": HuntCrossley,

@@ -245,7 +245,8 @@ def cone_meets_quadrant(painleve: Float[Array, "... 2 2"], quadrant: int) -> Boo
     painleve = jnp.asarray(painleve, dtype=float)
     signs = {1: (1.0, 1.0), 2: (-1.0, 1.0), 3: (-1.0, -1.0), 4: (1.0, -1.0)}[quadrant]
     direction = jnp.asarray(signs)
-    column_inside = jnp.any(jnp.all(painleve * direction[:, None] > 0, axis=-2), axis=-1)
+    rows = jnp.broadcast_to(direction[:, None], painleve.shape)  # each row of p times its quadrant sign
+    column_inside = jnp.any(jnp.all(painleve * rows > 0, axis=-2), axis=-1)
     p11, p12, p21, p22 = painleve[..., 0, 0], painleve[..., 0, 1], painleve[..., 1, 0], painleve[..., 1, 1]
     determinant = p11 * p22 - p12 * p21
     safe = jnp.where(determinant == 0, 1.0, determinant)

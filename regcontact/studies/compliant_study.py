@@ -30,7 +30,7 @@ from regcontact.compliant.switches import RESTART_SURFACES
 from regcontact.compliant.termination import EVENTS, contact_time
 from regcontact.contact.contact_model import ContactModel
 from regcontact.contact.friction_laws import FRICTION_LAWS
-from regcontact.contact.normal_laws import NORMAL_LAWS
+from regcontact.contact.normal_laws import NORMAL_LAWS, AbstractJumpingNormalLaw
 from regcontact.rigid import MultiContactState, multi_contact_force_acceleration, multi_contact_impulse_velocity
 from regcontact.rigid.references import RigidReferences, rigid_references
 from regcontact.studies import config as cfg
@@ -138,7 +138,9 @@ def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
             "contact_time",
             f"a time > 0: the normal law {normal_law!r} has no linear stiffness k to define t_c = π √(m_n / k)",
         )
-    if "contact" in config["solver"]["restart_at"] and not hasattr(NORMAL_LAWS[normal_law], "contact_force"):
+    if "contact" in config["solver"]["restart_at"] and not issubclass(
+        NORMAL_LAWS[normal_law], AbstractJumpingNormalLaw
+    ):
         raise cfg.ConfigError(
             "solver.restart_at",
             config["solver"]["restart_at"],

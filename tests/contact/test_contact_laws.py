@@ -15,10 +15,14 @@ import pytest
 import regcontact  # noqa: F401  (float64)
 from regcontact.compliant.dynamics import CompliantSystem, flat_vector_field, initial_state
 from regcontact.compliant.solvers import RadauIIA5
+from regcontact.compliant.switches import FrozenContact
 from regcontact.contact.contact_model import ContactModel
-from regcontact.contact.friction_laws import FRICTION_LAWS, ViscousCoulomb
+from regcontact.contact.friction_laws import FRICTION_LAWS, AbstractFrictionLaw, ViscousCoulomb
 from regcontact.contact.normal_laws import (
     NORMAL_LAWS,
+    AbstractJumpingNormalLaw,
+    AbstractLinearSpringDamper,
+    AbstractNormalLaw,
     ChampneysFastScale,
     ClippedKelvinVoigt,
     HuntCrossley,
@@ -55,6 +59,28 @@ def test_every_registered_law_is_covered_and_declares_its_parameters():
         assert set(cls.PARAMETERS.values()) <= {"positive", "nonnegative"}, name
     for name, cls in NORMAL_LAWS.items():
         assert cls.LINEAR_STIFFNESS is None or cls.LINEAR_STIFFNESS in cls.PARAMETERS, name
+
+
+def test_laws_are_concrete_subclasses_of_their_abstract_bases():
+    for cls in NORMAL_LAWS.values():
+        assert issubclass(cls, AbstractNormalLaw)
+    for cls in FRICTION_LAWS.values():
+        assert issubclass(cls, AbstractFrictionLaw)
+    # Only the spring-damper jumps on touch-down (its damper acts at first touch); the others are continuous.
+    assert [name for name, cls in NORMAL_LAWS.items() if issubclass(cls, AbstractJumpingNormalLaw)] == ["spring_damper"]
+    for abstract in (AbstractNormalLaw, AbstractJumpingNormalLaw, AbstractLinearSpringDamper, AbstractFrictionLaw):
+        with pytest.raises(TypeError):
+            abstract()
+
+
+def test_class_constants_are_not_pytree_leaves():
+    """``PARAMETERS``/``EXPONENTS`` are class constants: the α-scaling maps over the parameters alone."""
+    for law in [*LAWS.values(), ViscousCoulomb(2.0)]:
+        assert len(jax.tree_util.tree_leaves(law)) == len(type(law).PARAMETERS)
+    held = FrozenContact(law=SpringDamper(3.0, 2.0), closed=jnp.array([True, False]))
+    assert len(jax.tree_util.tree_leaves(held)) == 3
+    forces = held(jnp.array([-0.5, -0.5]), jnp.array([-1.0, -1.0]))
+    np.testing.assert_allclose(np.asarray(forces), [3.0 * 0.5 + 2.0 * 1.0, 0.0])
 
 
 @pytest.mark.parametrize("name", sorted(LAWS))

@@ -209,12 +209,12 @@ class RadauIIA5(diffrax.AbstractImplicitSolver, diffrax.AbstractAdaptiveSolver):
 
         def newton_step(carry):
             k, Z, _, previous_norm, _, _ = carry
-            hF, hJ = jax.vmap(h_f_and_jacobian)(stage_times, y0_flat + Z)
+            hF, hJ = jax.vmap(h_f_and_jacobian)(stage_times, y0_flat[None, :] + Z)
             residual = A_inv @ Z - hF
             matrix = jnp.kron(A_inv, eye) - jsl.block_diag(*hJ)
             dZ = -jnp.linalg.solve(matrix, residual.reshape(-1)).reshape(3, n)
             Z = Z + dZ
-            dZ_norm = norm(dZ / scale)
+            dZ_norm = norm(dZ / scale[None, :])
             growing = (k > 1) & (dZ_norm >= previous_norm) & (dZ_norm >= tolerance)
             converged = (dZ_norm == 0.0) | ((k > 0) & (dZ_norm < tolerance))
             out_of_steps = ~converged & (k + 1 == self.root_find_max_steps)
