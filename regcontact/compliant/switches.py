@@ -91,6 +91,8 @@ def _normal_gaps(state: CompliantState, args: CompliantSystem) -> Float[Array, "
 
 
 def _hold_contacts(args: CompliantSystem, above: Bool[Array, " k"]) -> CompliantSystem:
+    if not isinstance(args.normal, AbstractJumpingNormalLaw):
+        raise TypeError(f"holding contacts needs a normal law with a touch-down jump, not {type(args.normal).__name__}")
     return CompliantSystem(
         system=args.system, normal=FrozenContact(law=args.normal, closed=~above), friction=args.friction
     )

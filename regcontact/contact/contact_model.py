@@ -51,7 +51,8 @@ class ContactModel(eqx.Module):
         normal_exponents: AbstractNormalLaw | None = None,
         friction_exponents: AbstractFrictionLaw | None = None,
     ):
-        self.normal = SpringDamper() if normal is None else normal
+        # equinox uses the __init__ SpringDamper inherits; mypy's dataclass model generates one of its own.
+        self.normal = SpringDamper() if normal is None else normal  # type: ignore[call-arg]
         self.friction = ViscousCoulomb() if friction is None else friction
         self.normal_exponents = default_exponents(self.normal) if normal_exponents is None else normal_exponents
         self.friction_exponents = default_exponents(self.friction) if friction_exponents is None else friction_exponents

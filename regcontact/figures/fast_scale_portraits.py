@@ -18,6 +18,7 @@ from __future__ import annotations
 import csv
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import equinox as eqx
 import jax
@@ -162,7 +163,7 @@ def _all_trajectories(panels, equilibria) -> list[tuple[int, str, float, np.ndar
     return [(index, kind, direction, path) for (index, kind, direction, _), path in zip(jobs, np.asarray(paths))]
 
 
-STYLE = {
+STYLE: dict[str, dict[str, Any]] = {
     "orbit": dict(color="0.45", lw=0.7),
     "stable manifold": dict(color="tab:red", lw=2.2),
     "unstable manifold": dict(color="tab:blue", lw=1.6, ls=(0, (6, 2))),

@@ -91,7 +91,7 @@ class Fig15Panel:
     note: str
 
     def system(self) -> TwoContactSystem:
-        return TwoContactSystem(self.b, self.painleve, self.k, self.q)
+        return TwoContactSystem(np.asarray(self.b), np.asarray(self.painleve), np.asarray(self.k), np.asarray(self.q))
 
     def angles(self) -> tuple[float, float, float]:
         """``γ₁/π, γ₂/π, β/π`` of the parameters used."""
@@ -185,7 +185,7 @@ def panel_facts(panel: Fig15Panel) -> dict:
 def _stable_manifold_line(panel: Fig15Panel, penetration: np.ndarray) -> np.ndarray:
     """Direction in ``(ỹ₁, ỹ₂)`` of the linearised stable manifold of a saddle-type ``S+S+`` within ``ṽ = 0``:
     orthogonal to the ``ỹ`` part of the left eigenvector of the unstable eigenvalue."""
-    jacobian = np.asarray(slip_slip_jacobian(np.asarray(panel.painleve), np.asarray(panel.k), np.asarray(panel.q)))
+    jacobian = np.asarray(slip_slip_jacobian(jnp.asarray(panel.painleve), jnp.asarray(panel.k), jnp.asarray(panel.q)))
     values, left = np.linalg.eig(jacobian.T)
     normal = left[:, np.argmax(values.real)].real[:2]
     return np.array([-normal[1], normal[0]]) / np.linalg.norm(normal)
@@ -209,14 +209,14 @@ def compute_fig15(grid: int = GRID, lattice: int = LATTICE) -> Fig15Data:
         ("B′", 2, origin, (0.0, B_LITERAL_DURATION)),
     ]
     systems = jax.tree_util.tree_map(lambda *x: jnp.stack(x), *[FIG15_PANELS[job[1]].system() for job in jobs])
-    times, states = two_contact_trajectories(
+    solved_times, solved_states = two_contact_trajectories(
         systems,
         jnp.asarray(np.stack([job[2] for job in jobs])),
         jnp.asarray(np.array([job[3] for job in jobs])),
         jnp.asarray(ESCAPE_RADIUS),
         SAVES,
     )
-    times, states = np.asarray(times), np.asarray(states)
+    times, states = np.asarray(solved_times), np.asarray(solved_states)
     data = Fig15Data(facts=facts, grid_points=grid_points, grid_outcomes=[])
     for (kind, _, _, _), t, z in zip(jobs, times, states):
         finite = np.all(np.isfinite(z), axis=1) & np.isfinite(t)
@@ -309,8 +309,8 @@ def _draw_panel_a(axis: plt.Axes, data: Fig15Data) -> None:
             middle = len(inside) // 2
             axis.annotate(
                 "",
-                xy=inside[middle + 1, :2],
-                xytext=inside[middle, :2],
+                xy=tuple(inside[middle + 1, :2]),
+                xytext=tuple(inside[middle, :2]),
                 arrowprops=dict(arrowstyle="-|>", color=OUTCOME_COLOURS[outcome], lw=0.8, mutation_scale=9),
             )
     direction = _stable_manifold_line(panel, facts["penetration"])
@@ -565,7 +565,7 @@ def write_table4(out_dir: Path, classes) -> list[Path]:
                     comparison.impacts_agree,
                     comparison.impact_readings,
                 ]
-                if row
+                if row and comparison
                 else ["", "", "", "", "", "", ""]
             )
             writer.writerow(

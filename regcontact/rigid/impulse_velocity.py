@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from regcontact.rigid.contact_law import contact_law_solutions
-from regcontact.rigid.solutions import RigidSolution, RigidSolutions
+from regcontact.rigid.solutions import ContactMode, RigidSolution, RigidSolutions
 from regcontact.rigid.state import ContactState, as_contact_state
 from regcontact.systems.rod import PainleveRod
 
@@ -30,7 +30,8 @@ def impulse_velocity(state: ContactState | PainleveRod, tol: float = 1e-9) -> Ri
     if state.gap < -tol * length_scale:
         raise ValueError(f"impulse_velocity needs g_n ≥ 0, got g_n = {state.gap:.3g}")
     if state.gap > tol * length_scale:
-        solutions = ((np.zeros(2), state.contact_velocity, "opening"),)
+        opening: ContactMode = "opening"
+        solutions = [(np.zeros(2), state.contact_velocity, opening)]
         continua: tuple = ()
     else:
         solutions, continua = contact_law_solutions(state.delassus, state.contact_velocity, state.mu, tol)

@@ -326,7 +326,7 @@ def multi_contact_impulse_velocity(
             raise ValueError(f"impulse-velocity needs g_n ≥ 0; contact {i} has g_n = {state.gaps[i]:.3g}")
     e = np.broadcast_to(np.asarray(restitution, dtype=float), (state.num_contacts,))
     if np.any(e < 0) or np.any(e > 1):
-        raise ValueError(f"restitution coefficients must lie in [0, 1], got {restitution}")
+        raise ValueError(f"restitution coefficients must lie in [0, 1], got {restitution!s}")
     active = list(sets.closed)
     G = state.delassus
     free = state.contact_velocity.copy()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import jax.numpy as jnp
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
@@ -41,8 +42,8 @@ class ContactState:
     def from_rod(cls, rod: PainleveRod, q: ArrayLike | None = None, v: ArrayLike | None = None) -> ContactState:
         """The rod at ``(q, v)``, by default its initial state (in contact, ``ġ_n = 0``)."""
         q0, v0 = rod.initial_state()
-        q = q0 if q is None else q
-        v = v0 if v is None else v
+        q = q0 if q is None else jnp.asarray(q, dtype=float)
+        v = v0 if v is None else jnp.asarray(v, dtype=float)
         as_array = lambda a: np.asarray(a, dtype=float)  # noqa: E731
         return cls(
             mass_matrix=as_array(rod.mass_matrix()),

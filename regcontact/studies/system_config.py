@@ -21,7 +21,7 @@ from regcontact.rigid import torque_threshold
 from regcontact.studies import config as cfg
 from regcontact.systems.reduced_contact import ReducedSingleContact
 from regcontact.systems.rod import PainleveRod
-from regcontact.systems.system import AbstractSystem
+from regcontact.systems.system import AbstractSystem, check_system
 from regcontact.systems.two_point_rod import TwoPointRod
 
 __all__ = [
@@ -168,5 +168,11 @@ def kind_fields(kind: str) -> dict[str, cfg.Field]:
 
 
 def system_from_config(system: dict[str, Any]) -> AbstractSystem:
-    """The system a validated ``[system]`` table describes."""
-    return SYSTEM_KINDS[system.get("kind", DEFAULT_KIND)].build(system)
+    """The system a validated ``[system]`` table describes, checked (:func:`check_system`) before it is used."""
+    kind = system.get("kind", DEFAULT_KIND)
+    built = SYSTEM_KINDS[kind].build(system)
+    try:
+        check_system(built)
+    except ValueError as error:
+        raise cfg.ConfigError("system.kind", kind, f"a system that can be integrated ({error})") from None
+    return built

@@ -17,6 +17,7 @@ from regcontact.systems.rod import (
 )
 from regcontact.systems.system import (
     AbstractSystem as AbstractSystem,
+    check_system as check_system,
 )
 from regcontact.systems.two_point_rod import (
     TwoPointRod as TwoPointRod,

@@ -21,9 +21,10 @@ from typing import ClassVar
 
 import equinox as eqx
 import jax.numpy as jnp
+import numpy as np
 from jaxtyping import Array, ArrayLike, Float
 
-__all__ = ["AbstractSystem"]
+__all__ = ["AbstractSystem", "check_system"]
 
 
 class AbstractSystem(eqx.Module):
@@ -31,6 +32,13 @@ class AbstractSystem(eqx.Module):
 
     #: ``k``, the number of contacts (static: it fixes array shapes).
     NUM_CONTACTS: ClassVar[int]
+
+    def __check_init__(self):
+        contacts = getattr(type(self), "NUM_CONTACTS", None)
+        if not isinstance(contacts, int) or contacts < 1:
+            raise ValueError(
+                f"{type(self).__name__}.NUM_CONTACTS = {contacts!r}: expected a whole number of contacts k ≥ 1"
+            )
 
     @abc.abstractmethod
     def mass_matrix(self, q: Float[Array, " n"]) -> Float[Array, "n n"]:
@@ -83,3 +91,41 @@ class AbstractSystem(eqx.Module):
     def energy(self, q: Float[Array, " n"], v: Float[Array, " n"]) -> Float[Array, ""]:
         """Kinetic plus potential energy; contact springs excluded."""
         return self.kinetic_energy(q, v) + self.potential_energy(q)
+
+
+def check_system(system: AbstractSystem) -> None:
+    """Check, on the host, what a system's class cannot promise: at the initial state the arrays have the shapes
+    ``NUM_CONTACTS`` and ``q`` imply and ``M(q₀)`` is symmetric positive definite. Raises ``ValueError`` naming
+    what is wrong.
+
+    Meant for one system with concrete values, before it is batched and solved (a traced or batched system
+    cannot be checked this way); the studies check every system they build.
+    """
+    name, k = type(system).__name__, type(system).NUM_CONTACTS
+    q0, v0 = (np.asarray(a, dtype=float) for a in system.initial_state())
+    if q0.ndim != 1:
+        raise ValueError(f"{name}: initial q of shape {q0.shape}: expected one system, (n,) (check a batch per case)")
+    n = q0.shape[0]
+    expected = {
+        "initial velocity": (np.asarray(v0).shape, (n,)),
+        "mass matrix": (np.shape(system.mass_matrix(q0)), (n, n)),
+        "gaps": (np.shape(system.gaps(q0)), (k, 2)),
+        "contact Jacobians": (np.shape(system.jacobians(q0)), (k, 2, n)),
+        "Jacobian rates": (np.shape(system.jacobian_rates(q0, v0)), (k, 2)),
+        "friction coefficients": (np.shape(system.friction_coefficients), (k,)),
+    }
+    for what, (shape, wanted) in expected.items():
+        if tuple(shape) != wanted:
+            raise ValueError(f"{name}: {what} of shape {tuple(shape)}: expected {wanted} (n = {n}, k = {k})")
+    mass = np.asarray(system.mass_matrix(q0), dtype=float)
+    scale = np.max(np.abs(mass)) if mass.size else 0.0
+    if not np.all(np.isfinite(mass)) or not np.allclose(mass, mass.T, rtol=0.0, atol=1e-12 * scale):
+        raise ValueError(f"{name}: mass matrix at the initial state is not symmetric: expected M = Mᵀ")
+    eigenvalues = np.linalg.eigvalsh(mass)
+    if not eigenvalues[0] > 1e-12 * eigenvalues[-1]:
+        raise ValueError(
+            f"{name}: mass matrix at the initial state has eigenvalues {eigenvalues[0]:.3g} … {eigenvalues[-1]:.3g}: "
+            "expected a positive definite M (a singular or indefinite mass matrix has no motion to integrate)"
+        )
+    if np.any(np.asarray(system.friction_coefficients) < 0):
+        raise ValueError(f"{name}: friction coefficients {np.asarray(system.friction_coefficients)}: expected μ ≥ 0")

@@ -42,7 +42,7 @@ class _CrossingState(eqx.Module):
     falling: Bool[Array, ""]
 
 
-class CrossingBisection(optx.AbstractRootFinder):
+class CrossingBisection(optx.AbstractRootFinder):  # type: ignore[misc]  # optimistix's abstract fields, as above
     """Bisection on ``[lower, upper]`` (``options``) to a sign change; returns the end past the change.
 
     Stops when the bracket is narrower than ``atol + rtol |t|`` (default: a few units in the last place).
@@ -50,7 +50,7 @@ class CrossingBisection(optx.AbstractRootFinder):
 
     rtol: float = 4 * float(jnp.finfo(float).eps)
     atol: float = 0.0
-    norm: ClassVar[Callable] = jnp.abs
+    norm: ClassVar[Callable] = jnp.abs  # type: ignore[misc]  # an equinox AbstractVar/ClassVar override, which mypy reads as a clash
 
     def init(self, fn, y, args, options: dict[str, Any], f_struct, aux_struct, tags) -> _CrossingState:
         lower = jnp.asarray(options["lower"], jnp.result_type(y))

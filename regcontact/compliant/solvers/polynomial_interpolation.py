@@ -23,8 +23,8 @@ class PolynomialInterpolation(AbstractLocalInterpolation):
     ``coeffs`` has ``y0``'s structure with a leading axis of length ``d`` (lowest power first).
     """
 
-    t0: Shaped[Array, ""]
-    t1: Shaped[Array, ""]
+    t0: Shaped[Array, ""]  # type: ignore[misc]  # an equinox AbstractVar/ClassVar override, which mypy reads as a clash
+    t1: Shaped[Array, ""]  # type: ignore[misc]  # an equinox AbstractVar/ClassVar override, which mypy reads as a clash
     y0: PyTree[Array]
     coeffs: PyTree[Array]
 

@@ -47,7 +47,7 @@ import jax.scipy.linalg as jsl
 import numpy as np
 import optimistix as optx
 from jax.flatten_util import ravel_pytree
-from jaxtyping import Array, Float, PyTree
+from jaxtyping import Array, ArrayLike, Float, PyTree
 
 from regcontact.compliant.solvers.polynomial_interpolation import PolynomialInterpolation
 
@@ -129,7 +129,7 @@ class _RadauState(eqx.Module):
     step: Float[Array, ""]
 
 
-def _newton_tolerance(rtol: Array) -> Array:
+def _newton_tolerance(rtol: ArrayLike) -> Array:
     """Size (in the weighted norm) below which a Newton correction counts as converged.
 
     ``max(10 ε / rtol, min(0.03, √rtol))``, as in Hairer's RADAU5 and SciPy.
@@ -138,7 +138,7 @@ def _newton_tolerance(rtol: Array) -> Array:
     return jnp.maximum(10.0 * eps / rtol, jnp.minimum(0.03, jnp.sqrt(rtol)))
 
 
-def _radau5_error_scale(rtol: Array) -> Array:
+def _radau5_error_scale(rtol: ArrayLike) -> ArrayLike:
     """``rtol / rtol'`` with RADAU5's ``rtol' = 0.1 rtol^(2/3)`` (and ``atol' = atol rtol'/rtol``).
 
     Comparing the estimate with the transformed tolerances is the same as comparing the estimate times this
@@ -161,8 +161,9 @@ class RadauIIA5(diffrax.AbstractImplicitSolver, diffrax.AbstractAdaptiveSolver):
     term_structure: ClassVar = diffrax.AbstractTerm
     interpolation_cls: ClassVar = PolynomialInterpolation
 
-    root_finder: NewtonTolerances = diffrax.with_stepsize_controller_tols(NewtonTolerances)()
-    root_find_max_steps: int = 7
+    # diffrax's own idiom: the root finder takes the step-size controller's tolerances. mypy cannot follow it.
+    root_finder: NewtonTolerances = diffrax.with_stepsize_controller_tols(NewtonTolerances)()  # type: ignore[misc, assignment, arg-type]
+    root_find_max_steps: int = 7  # type: ignore[misc]  # an equinox AbstractVar/ClassVar override, which mypy reads as a clash
     radau5_tolerances: bool = True
 
     def order(self, terms) -> int:

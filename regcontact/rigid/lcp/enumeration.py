@@ -116,7 +116,7 @@ def all_solutions(M: ArrayLike, q: ArrayLike, tol: float = 1e-12, max_size: int 
         raise ValueError(f"M has shape {M.shape}, expected ({n}, {n}) to match q")
     if n > max_size:
         raise ValueError(f"all_solutions searches 2^n complementary index sets; n = {n} exceeds max_size = {max_size}")
-    norm_M = np.linalg.norm(M, 2) if n else 0.0
+    norm_M = float(np.linalg.norm(M, 2)) if n else 0.0
     z_scale = np.abs(q).max(initial=0.0) / norm_M if norm_M > 0 else 0.0  # typical size of a solution
     points: list[NDArray[np.float64]] = []
     continua: list[SolutionContinuum] = []

@@ -128,7 +128,7 @@ def multi_contact_friction_lcp(
         raise ValueError(f"friction coefficients must be non-negative, got mu = {mu}")
     s = np.zeros(k, dtype=int) if slip_direction is None else np.asarray(slip_direction).astype(int)
     if s.shape != (k,) or np.any(np.abs(s) > 1):
-        raise ValueError(f"slip_direction must hold one of -1, 0, +1 per contact, got {slip_direction}")
+        raise ValueError(f"slip_direction must hold one of -1, 0, +1 per contact, got {slip_direction!s}")
     sizes = np.where(s == 0, 4, 1)
     offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(int)
     size = int(sizes.sum())

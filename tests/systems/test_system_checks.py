@@ -1,0 +1,91 @@
+"""What a system's class cannot promise is checked before a solve: k ≥ 1 contacts, array shapes, and a symmetric
+positive definite mass matrix at the initial state."""
+
+from typing import ClassVar
+
+import jax
+import jax.numpy as jnp
+import pytest
+
+from regcontact.systems import (
+    AbstractSystem,
+    PainleveRod,
+    ReducedSingleContact,
+    TwoPointRod,
+    check_system,
+)
+
+
+class PointMass(AbstractSystem):
+    """A point mass above the ground (one contact), with a mass matrix and contact count that a test can break."""
+
+    NUM_CONTACTS: ClassVar[int] = 1
+    mass: jax.Array
+
+    def mass_matrix(self, q):
+        return jnp.diag(jnp.stack([self.mass, self.mass]))
+
+    def forces(self, q, v, t):
+        return jnp.array([0.0, -1.0]) * self.mass
+
+    def gaps(self, q):
+        return jnp.stack([q[1], q[0]])[None, :]
+
+    def jacobians(self, q):
+        return jnp.array([[[0.0, 1.0], [1.0, 0.0]]])
+
+    def jacobian_rates(self, q, v):
+        return jnp.zeros((1, 2))
+
+    @property
+    def friction_coefficients(self):
+        return jnp.array([0.5])
+
+    def potential_energy(self, q):
+        return self.mass * q[1]
+
+    def initial_state(self):
+        return jnp.array([0.0, 1.0]), jnp.zeros(2)
+
+    @property
+    def length_scale(self):
+        return jnp.asarray(1.0)
+
+
+def test_the_shipped_systems_pass():
+    for system in (PainleveRod(), TwoPointRod(), ReducedSingleContact(), PointMass(mass=jnp.asarray(2.0))):
+        check_system(system)
+
+
+def test_a_batch_is_refused_with_a_pointer_to_per_case_checks():
+    rods = jax.tree_util.tree_map(lambda *leaves: jnp.stack(leaves), PainleveRod(mu=1.0), PainleveRod(mu=2.0))
+    with pytest.raises(ValueError, match=r"expected one system, \(n,\) \(check a batch per case\)"):
+        check_system(rods)
+
+
+def test_a_system_without_contacts_is_refused_when_built():
+    class Floating(PointMass):
+        NUM_CONTACTS: ClassVar[int] = 0
+
+    with pytest.raises(ValueError, match=r"Floating.NUM_CONTACTS = 0: expected a whole number of contacts k ≥ 1"):
+        Floating(mass=jnp.asarray(1.0))
+
+
+@pytest.mark.parametrize("mass", [0.0, -1.0])
+def test_a_singular_or_indefinite_mass_matrix_is_refused(mass):
+    with pytest.raises(ValueError, match="expected a positive definite M"):
+        check_system(PointMass(mass=jnp.asarray(mass)))
+
+
+def test_contact_arrays_of_the_wrong_shape_are_refused():
+    class TwoGapsOneContact(PointMass):
+        def gaps(self, q):
+            return jnp.stack([jnp.stack([q[1], q[0]]), jnp.stack([q[1], q[0]])])
+
+    with pytest.raises(ValueError, match=r"gaps of shape \(2, 2\): expected \(1, 2\)"):
+        check_system(TwoGapsOneContact(mass=jnp.asarray(1.0)))
+
+
+def test_negative_friction_is_refused():
+    with pytest.raises(ValueError, match="expected μ ≥ 0"):
+        check_system(PainleveRod(mu=-0.5))
