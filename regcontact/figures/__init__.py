@@ -24,6 +24,7 @@ FIGURE_MODULES: tuple[str, ...] = (
     "regcontact.figures.mode_regions",
     "regcontact.figures.fast_scale_portraits",
     "regcontact.figures.two_contact_fast_dynamics",
+    "regcontact.figures.exponent_plane",
 )
 
 
