@@ -34,7 +34,7 @@ fails is reported in :data:`RUN_CHECKS` order, 0 meaning all passed:
 from __future__ import annotations
 
 import jax.numpy as jnp
-from jaxtyping import Array, Float, Int
+from jaxtyping import Array, Bool, Float, Int
 
 from regcontact.compliant.dynamics import CompliantState, CompliantSystem
 from regcontact.compliant.resolution import gap_resolution, normal_speed_resolution
@@ -69,24 +69,24 @@ def check_run(
     args: CompliantSystem,
     start: CompliantState,
     end: CompliantState,
-    termination: Int[Array, ""],
+    lift_off: Bool[Array, ""],
     missed_switch: Array,
     rtol: Float[Array, ""],
 ) -> Int[Array, ""]:
     """Index into :data:`RUN_CHECKS` of the first failed check, 0 if the run is consistent.
 
-    ``args`` holds the contact states the run ended in (frozen, if it restarted); ``termination`` is 0 for
-    ``t_max`` and ``i + 1`` for the lift-off event; ``missed_switch`` is true when the final state lies past the
-    exit of a held contact state.
+    ``args`` holds the contact states the run ended in (frozen, if it restarted); ``lift_off`` is true when the
+    run was ended by the lift-off event (``contact_open``); ``missed_switch`` is true when the final state lies
+    past the exit of a held contact state.
     """
     system = args.system
     gaps = system.gaps(end.q)[:, 0]
     speeds = (system.jacobians(end.q) @ end.v)[:, 0]
     last = jnp.argmin(gaps)
-    spurious = (termination > 0) & (speeds[last] <= normal_speed_resolution(system, end.q, end.v)[last])
+    spurious = lift_off & (speeds[last] <= normal_speed_resolution(system, end.q, end.v)[last])
     gain = total_energy(args, end) - total_energy(args, start)
     effective_rtol = 0.1 * rtol ** (2.0 / 3.0)
     energy_gain = gain > ENERGY_TOLERANCE * effective_rtol * _energy_scale(args, start, end)
-    unresolved = (termination == 0) & jnp.any(jnp.abs(gaps) <= gap_resolution(system))
+    unresolved = ~lift_off & jnp.any(jnp.abs(gaps) <= gap_resolution(system))
     failures = jnp.stack([spurious, missed_switch, energy_gain, unresolved])
     return jnp.where(jnp.any(failures), jnp.argmax(failures) + 1, 0)

@@ -310,7 +310,8 @@ def solve(
     for i, surface in enumerate(surfaces):
         held = surface.hold(held, above_end[i])
     missed_switch = (termination == 0) & jnp.any(_past_exits(surfaces, above_end, state_end, args))
-    check = check_run(held, state0, state_end, termination, missed_switch, controls.rtol)
+    lift_off_index = settings.events.index("contact_open") + 1 if "contact_open" in settings.events else -1
+    check = check_run(held, state0, state_end, termination == lift_off_index, missed_switch, controls.rtol)
     return CompliantRun(
         t_end=t_end,
         state_end=state_end,

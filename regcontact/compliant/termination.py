@@ -8,6 +8,16 @@ Events
     has opened). A threshold at zero fired on round-off
     (a rod started in contact at normal rest "lifted off" after 9 steps at α = 1e8, with a computed gap of
     ±1e-16); the force integrals are the same either way, since the laws carry no force at ``g_n > 0``.
+``impulse_end``: the end of the impulsive phase. The total normal force ``Σ_i λ_n,i`` falls back below
+    ``IMPULSE_END_FACTOR`` times the force scale of the slow motion, ``F = Σ_i m_n,i ‖g̈_i,free‖`` (the contact
+    forces that would hold the free contact accelerations ``W M⁻¹ h + Ẇ v`` at the initial state). A rising
+    crossing of ``1 − Σλ_n / (κ F)``: it starts positive (a contact at rest carries no force), goes negative
+    while the impulse's ``O(α)`` forces act, and fires when they have decayed — whatever α, and before the
+    order-one force of the slow motion that follows (which the contact-time window integrates). The condition
+    is the force itself, read off the state, so solver noise enters it once, ``α·δ(g, ġ)`` against ``κ F``:
+    unlike a rule on ``λ̇_n`` (the README measured that one's sign turning to noise from α ≈ 1e5 on). Runs
+    without an impulse never fire it and end at their time limit. A system without applied load (``F = 0``)
+    never fires it either.
 
 Time limits
     A fixed time, or a number of *contact times* ``t_c = π √(m_n / k_n(α))``: the duration of a contact
@@ -24,11 +34,19 @@ import jax
 import jax.numpy as jnp
 from jaxtyping import Array, Float
 
-from regcontact.compliant.dynamics import CompliantState, CompliantSystem
+from regcontact.compliant.dynamics import CompliantState, CompliantSystem, contact_forces
 from regcontact.compliant.resolution import gap_resolution
 from regcontact.systems.system import AbstractSystem
 
-__all__ = ["EVENTS", "contact_open", "contact_time", "effective_normal_mass"]
+__all__ = [
+    "EVENTS",
+    "IMPULSE_END_FACTOR",
+    "contact_open",
+    "contact_time",
+    "effective_normal_mass",
+    "impulse_end",
+    "slow_force_scale",
+]
 
 
 def contact_open(t, y: CompliantState, args: CompliantSystem, **kwargs) -> Float[Array, ""]:
@@ -37,8 +55,33 @@ def contact_open(t, y: CompliantState, args: CompliantSystem, **kwargs) -> Float
     return jnp.min(args.system.gaps(y.q)[:, 0]) - gap_resolution(args.system)
 
 
+#: ``κ``: the impulsive phase ends when the normal force falls below ``κ`` times the slow force scale.
+IMPULSE_END_FACTOR = 10.0
+
+
+def slow_force_scale(system: AbstractSystem) -> Float[Array, ""]:
+    """``F = Σ_i m_n,i ‖W_i M⁻¹ h + Ẇ_i v‖`` at the initial state: the size of the contact forces of the slow
+    motion (the forces that would hold the free contact accelerations), in the units of ``λ``."""
+    q0, v0 = system.initial_state()
+    jacobians = system.jacobians(q0)
+    free = jnp.einsum("kcn,n->kc", jacobians, system.mass_solve(q0, system.forces(q0, v0, 0.0)))
+    free = free + system.jacobian_rates(q0, v0)
+    normal_rows = jacobians[:, 0, :]
+    inverse_mass_rows = jax.vmap(lambda row: system.mass_solve(q0, row))(normal_rows)
+    masses = 1.0 / jnp.sum(normal_rows * inverse_mass_rows, axis=-1)
+    return jnp.sum(masses * jnp.linalg.norm(free, axis=-1))
+
+
+def impulse_end(t, y: CompliantState, args: CompliantSystem, **kwargs) -> Float[Array, ""]:
+    """Condition ``1 − Σ_i λ_n,i / (κ F)``; its upcrossing of zero ends the impulsive phase (module docstring)."""
+    del kwargs
+    normal = contact_forces(args, y.q, y.v)[:, 0]
+    scale = IMPULSE_END_FACTOR * slow_force_scale(args.system)
+    return jnp.where(scale > 0.0, 1.0 - jnp.sum(normal) / jnp.where(scale > 0.0, scale, 1.0), -1.0)
+
+
 #: Every event by its config name; each triggers on an upcrossing of zero.
-EVENTS = {"contact_open": contact_open}
+EVENTS = {"contact_open": contact_open, "impulse_end": impulse_end}
 
 
 def effective_normal_mass(system: AbstractSystem) -> Float[Array, ""]:

@@ -108,9 +108,9 @@ def test_a_rod_held_open_inside_the_ground_is_a_failure():
     normal, friction = ContactModel().at_stiffness(1e12)
     held_open = CompliantSystem(ROD, FrozenContact(normal, jnp.asarray(False)), friction)
     sunk = eqx.tree_at(lambda state: state.q, Y0, Y0.q.at[1].add(-0.02 - 0.0265))
-    check = check_run(held_open, Y0, sunk, jnp.asarray(0), jnp.asarray(True), jnp.asarray(1e-10))
+    check = check_run(held_open, Y0, sunk, jnp.asarray(False), jnp.asarray(True), jnp.asarray(1e-10))
     assert RUN_CHECKS[int(check)] == "missed_switch"
-    check = check_run(held_open, Y0, sunk, jnp.asarray(0), jnp.asarray(False), jnp.asarray(1e-10))
+    check = check_run(held_open, Y0, sunk, jnp.asarray(False), jnp.asarray(False), jnp.asarray(1e-10))
     assert RUN_CHECKS[int(check)] == "energy_gain"  # the elastic energy alone is ½ α (0.0265)² ≈ 3.5e8
 
 
@@ -122,7 +122,7 @@ def test_a_lift_off_event_without_separation_is_a_failure():
         CompliantSystem(PainleveRod(), normal, friction),
         at_rest,
         at_rest,
-        jnp.asarray(1),
+        jnp.asarray(True),
         jnp.asarray(False),
         jnp.asarray(1e-10),
     )
