@@ -31,14 +31,22 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.colors import ListedColormap  # noqa: E402
 
-from regcontact.compliant.simulate import SolveSettings, sweep  # noqa: E402
+from regcontact.compliant.dynamics import CompliantSystem, contact_forces  # noqa: E402
+from regcontact.compliant.simulate import Controls, SolveSettings, sweep, trajectory  # noqa: E402
 from regcontact.compliant.termination import contact_time  # noqa: E402
 from regcontact.figures import figure, study_config  # noqa: E402
 from regcontact.rigid.references import rigid_references  # noqa: E402
 from regcontact.studies.compliant_study import build_cases  # noqa: E402
 from regcontact.studies.loading import load_study  # noqa: E402
 
-__all__ = ["EXPONENTS", "WINDOW_CONTACT_TIMES", "contact_break_map", "draw_exponent_plane"]
+__all__ = [
+    "EXPONENTS",
+    "SERIES",
+    "WINDOW_CONTACT_TIMES",
+    "contact_break_map",
+    "draw_contact_break_time_series",
+    "draw_exponent_plane",
+]
 
 #: The grid of exponents, both axes (Preclik & Rüde: e_k = e_γ = 1; Champneys & Várkonyi: e_k = 1, e_γ = 1/2).
 EXPONENTS = tuple(float(e) for e in np.linspace(0.5, 1.5, 21))
@@ -165,4 +173,66 @@ def draw_exponent_plane(out_dir: Path) -> list[Path]:
                     int(data["steps"][index]),
                 ]
             )
+    return [png, csv_path]
+
+
+#: The runs drawn as time series: (e_k, e_γ, α); Preclik & Rüde's scaling and one above the diagonal.
+SERIES = ((1.0, 1.0, 1e4), (1.0, 1.0, 1e6), (1.25, 1.0, 1e4), (1.25, 1.0, 1e6))
+
+
+@figure("preclik_contact_break_time_series")
+def draw_contact_break_time_series(out_dir: Path) -> list[Path]:
+    """Gap, normal force, slip rate over time for (e_k, e_γ) on and above the diagonal: the mechanism."""
+    loaded = load_study(study_config("table1"))
+    _, base = build_cases(loaded.config)
+    rod = jax.tree_util.tree_map(lambda leaf: leaf[0], base.system)
+    contact0 = jax.tree_util.tree_map(lambda leaf: leaf[0], base.contact)
+    settings = SolveSettings(solver=loaded.config["solver"]["name"], events=("contact_open",), max_steps=100_000)
+    solve = jax.jit(trajectory, static_argnums=4)
+    figure_, axes = plt.subplots(3, 1, figsize=(9, 9), sharex=True, constrained_layout=True)
+    rows = []
+    for e_k, e_gamma, alpha in SERIES:
+        exponents = type(contact0.normal_exponents)(stiffness=e_k, damping=e_gamma)
+        contact = type(contact0)(contact0.normal, contact0.friction, exponents, contact0.friction_exponents)
+        t_c = float(contact_time(rod, jnp.asarray(alpha**e_k)))
+        ts = jnp.linspace(0.0, 4.0 * t_c, 2001)
+        states, _ = solve(rod, contact, jnp.asarray(alpha), Controls(1e-10, 1e-12, 4.0 * t_c), settings, ts)
+        normal, friction = contact.at_stiffness(alpha)
+        args = CompliantSystem(rod, normal, friction)
+        q, v = np.asarray(states.q), np.asarray(states.v)
+        done = np.all(np.isfinite(q), axis=1)
+        q, v, t = q[done], v[done], np.asarray(ts)[done]
+        forces = np.asarray(
+            jax.vmap(lambda qi, vi, args=args: contact_forces(args, qi, vi)[0])(jnp.asarray(q), jnp.asarray(v))
+        )
+        gaps = np.asarray(jax.vmap(lambda qi: rod.gaps(qi)[0, 0])(jnp.asarray(q)))
+        slips = np.asarray(jax.vmap(lambda qi, vi: (rod.jacobians(qi) @ vi)[0, 1])(jnp.asarray(q), jnp.asarray(v)))
+        label = rf"$e_k$ = {e_k:g}, $e_\gamma$ = {e_gamma:g}, α = 1e{int(np.log10(alpha))}"
+        style = dict(ls="-" if e_k == e_gamma else "--", lw=1.3)
+        axes[0].plot(t / t_c, gaps * alpha**e_gamma, label=label, **style)
+        axes[1].plot(t / t_c, forces[:, 0], label=label, **style)
+        axes[2].plot(t / t_c, slips, label=label, **style)
+        rows += [[e_k, e_gamma, alpha, ti, g, f[0], f[1], s] for ti, g, f, s in zip(t, gaps, forces, slips)]
+    axes[0].axhline(0.0, color="k", lw=0.6)
+    axes[0].set_ylabel(r"gap $g_n \cdot \alpha^{e_\gamma}$")
+    axes[0].set_title("The gap, scaled by the damper's length scale: above the diagonal it opens (the rod bounces)")
+    axes[1].set_yscale("symlog", linthresh=1.0)
+    axes[1].set_ylim(bottom=0.0)
+    axes[1].set_ylabel(r"$\lambda_n$")
+    axes[1].set_title("Normal force: the impulse, then the spring's push; on the diagonal it settles at the weight")
+    axes[2].set_ylabel(r"slip rate $\dot g_t$")
+    axes[2].set_xlabel(r"$t / t_c$   (contact times of each run's own $k_n$)")
+    axes[2].set_title("Slip: the impulse turns sliding into sticking in every run")
+    axes[0].legend(fontsize=8)
+    figure_.suptitle(
+        r"Table 1 rod, $k_n = \alpha^{e_k}$, $\gamma_n = \alpha^{e_\gamma}$: why the contact breaks or not"
+    )
+    png = out_dir / "preclik_contact_break_time_series.png"
+    csv_path = out_dir / "preclik_contact_break_time_series.csv"
+    figure_.savefig(png, dpi=120)
+    plt.close(figure_)
+    with open(csv_path, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["e_k", "e_gamma", "alpha", "t", "gap", "lambda_n", "lambda_t", "slip_rate"])
+        writer.writerows(rows)
     return [png, csv_path]

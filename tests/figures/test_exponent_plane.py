@@ -19,3 +19,30 @@ def test_the_contact_breaks_above_the_diagonal_and_not_on_or_below_it():
     # Where it breaks, the integrals until the break still tend to Λ, at every α closer.
     distance = np.max(np.abs(data["integrals"] - data["impulse"]), axis=-1)
     assert np.all(np.diff(distance[2, 1]) < 0) and distance[2, 1, -1] < 1e-3
+
+
+def test_on_the_diagonal_the_contact_breaks_when_the_springs_push_exceeds_twice_the_slow_force():
+    """k_n = k₀α, γ_n = γ₀α: the impulse leaves δ₀ = Λ_n/γ_n; the undamped rebound about δ_eq = λ_slow/k_n
+    reaches zero iff δ₀ > 2 δ_eq, i.e. (k₀/γ₀) Λ_n > 2 λ_slow: k₀/γ₀ > 2 × 0.4539 / 0.3248 = 2.79 here."""
+    import jax.numpy as jnp
+    import jax.tree_util as jtu
+
+    from regcontact.compliant.simulate import Case, Controls, SolveSettings, sweep
+    from regcontact.compliant.termination import contact_time
+    from regcontact.contact import ContactModel, SpringDamper
+    from regcontact.systems import PainleveRod
+
+    rod = PainleveRod()
+    cases = [
+        Case(
+            system=rod,
+            contact=ContactModel(normal=SpringDamper(stiffness=ratio, damping=1.0)),
+            alpha=jnp.asarray(alpha),
+            controls=Controls(t_max=10 * contact_time(rod, ratio * alpha)),
+        )
+        for ratio in (2.5, 3.0)
+        for alpha in (1e3, 1e5, 1e7)
+    ]
+    runs, _ = sweep(jtu.tree_map(lambda *leaves: jnp.stack(leaves), *cases), SolveSettings(events=("contact_open",)))
+    assert np.all(np.asarray(runs.ok))
+    assert np.asarray(runs.termination).tolist() == [0, 0, 0, 1, 1, 1]
