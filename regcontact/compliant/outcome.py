@@ -1,0 +1,55 @@
+"""What a compliant run did: was there an impulse, and how did it end (lifted off, sticking, slipping)?
+
+For maps over parameters (the Painlevé map of issue 11, Sec. 5.2's penetration study of issue 10) every run is
+classified from its end state, with no extra output from the solve:
+
+* **impulsive**: the normal force integral exceeds what the slow motion can deliver in the run's time,
+  ``∫Σλ_n dt > IMPULSIVE_FACTOR · F · t_end`` (``F``: :func:`~regcontact.compliant.termination.slow_force_scale`).
+  As α → ∞ the run's window shrinks (contact times) or ends at the impulse (``impulse_end``), so a slow force
+  contributes ``O(F t_end) → 0`` while an impulse contributes ``Λ_n = O(1)``;
+* **end mode**: ``lifts_off`` when ``contact_open`` ended the run; otherwise, from the contact with the largest
+  normal force at the end, ``sticks`` when its friction is in the viscous (regularised stick) band,
+  ``γ_t |ġ_t| < μ λ_n``, and ``slips`` when it is on the Coulomb limit; ``open`` when no contact carries force.
+
+An impulsive run that does not lift off is an impact without collision (Painlevé's IWC, Champneys & Várkonyi).
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+from jaxtyping import Array, Bool, Int
+
+from regcontact.compliant.dynamics import CompliantSystem, contact_forces
+from regcontact.compliant.simulate import Case, CompliantRun, SolveSettings
+from regcontact.compliant.termination import slow_force_scale
+
+__all__ = ["END_MODES", "IMPULSIVE_FACTOR", "classify"]
+
+#: End modes, indexed by the codes :func:`classify` returns.
+END_MODES = ("lifts_off", "sticks", "slips", "open")
+
+#: An impulse is a normal force integral this many times what the slow force can deliver in the run's time.
+IMPULSIVE_FACTOR = 10.0
+
+
+def _end_mode(case: Case, run: CompliantRun, lifted: Bool[Array, ""]) -> Int[Array, ""]:
+    normal, friction = case.contact.at_stiffness(case.alpha)
+    args = CompliantSystem(case.system, normal, friction)
+    forces = contact_forces(args, run.state_end.q, run.state_end.v)
+    carrying = jnp.argmax(forces[:, 0])
+    slip = (case.system.jacobians(run.state_end.q) @ run.state_end.v)[carrying, 1]
+    limit = case.system.friction_coefficients[carrying] * forces[carrying, 0]
+    sticking = jnp.abs(friction(slip, forces[carrying, 0], case.system.friction_coefficients[carrying])) < limit
+    loaded = forces[carrying, 0] > 0.0
+    return jnp.where(lifted, 0, jnp.where(~loaded, 3, jnp.where(sticking, 1, 2)))
+
+
+def classify(cases: Case, runs: CompliantRun, settings: SolveSettings) -> tuple[Bool[Array, " b"], Int[Array, " b"]]:
+    """``(impulsive, end_mode)`` for a batch of cases and their runs (codes index :data:`END_MODES`)."""
+    lift_off = settings.events.index("contact_open") + 1 if "contact_open" in settings.events else -1
+    lifted = runs.termination == lift_off
+    normal_integral = jnp.sum(runs.state_end.impulses[..., 0], axis=-1)
+    slow = jax.vmap(slow_force_scale)(cases.system)
+    impulsive = normal_integral > IMPULSIVE_FACTOR * slow * runs.t_end
+    return impulsive, jax.vmap(_end_mode)(cases, runs, lifted)
