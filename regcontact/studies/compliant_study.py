@@ -66,7 +66,7 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
     friction = FRICTION_LAWS.get(friction_name, next(iter(FRICTION_LAWS.values())))
     kind = system_kind(raw)
     sweep_axes = {
-        name: cfg.Field(cfg.list_of(field.parse, 1, "values"), None, f"values of system.{name} to sweep")
+        name: cfg.Field(cfg.values_of(field.parse, "values"), None, f"values of system.{name} to sweep")
         for name, field in SYSTEM_KINDS[kind].fields.items()
     }
     return {
@@ -82,7 +82,7 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
         },
         "sweep": {
             "alpha": cfg.Field(
-                cfg.list_of(cfg.positive, 1, "positive numbers"), cfg.REQUIRED, "a non-empty list of α > 0"
+                cfg.values_of(cfg.positive, "positive numbers"), cfg.REQUIRED, "a non-empty list of α > 0, or a range"
             ),
             "chunk_size": cfg.Field(cfg.positive_int, 64, "cases per vmapped call"),
             **sweep_axes,

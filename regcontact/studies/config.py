@@ -15,6 +15,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 __all__ = [
     "REQUIRED",
     "ConfigError",
@@ -35,6 +37,7 @@ __all__ = [
     "study_fields",
     "text",
     "validate",
+    "values_of",
 ]
 
 
@@ -197,6 +200,36 @@ def list_of(item: Parser, min_length: int = 0, what: str = "values", max_length:
             except _Invalid as error:
                 raise _Invalid(f"a list of {what}, each {error}") from None
         return parsed
+
+    return parse
+
+
+#: Range tables a swept key may give instead of a list: ``{linspace = [a, b, n]}`` (n values from a to b) and
+#: ``{logspace = [a, b, n]}`` (n values from 10^a to 10^b), as numpy reads them.
+RANGES = {"linspace": np.linspace, "logspace": np.logspace}
+
+
+def values_of(item: Parser, what: str = "values") -> Parser:
+    """A non-empty list of values, or a range table (:data:`RANGES`); each value parsed by ``item``."""
+    as_list = list_of(item, 1, what)
+    expected = f"a non-empty list of {what}, or {{linspace = [a, b, n]}} / {{logspace = [a, b, n]}} with n ≥ 1"
+
+    def parse(value: Any) -> list:
+        if isinstance(value, Mapping):
+            if len(value) != 1 or next(iter(value)) not in RANGES:
+                raise _Invalid(expected)
+            ((kind, bounds),) = value.items()
+            if (
+                not isinstance(bounds, list)
+                or len(bounds) != 3
+                or not all(isinstance(b, int | float) and not isinstance(b, bool) for b in bounds)
+                or not all(math.isfinite(b) for b in bounds)
+                or not float(bounds[2]).is_integer()
+                or bounds[2] < 1
+            ):
+                raise _Invalid(expected)
+            value = [float(x) for x in RANGES[kind](bounds[0], bounds[1], int(bounds[2]))]
+        return as_list(value)
 
     return parse
 

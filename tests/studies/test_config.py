@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from regcontact.studies.config import ConfigError, apply_override
@@ -97,3 +98,27 @@ def test_every_shipped_study_is_valid(path):
     loaded = load_study(path)
     assert loaded.config["study"]["name"] == path.stem
     assert loaded.notes == ()
+
+
+def test_a_swept_key_takes_a_range():
+    loaded = load_study(TABLE1, ["sweep.alpha={logspace=[3, 8, 6]}", "sweep.mu={linspace=[1.4, 2.0, 4]}"])
+    assert loaded.config["sweep"]["alpha"] == [1e3, 1e4, 1e5, 1e6, 1e7, 1e8]
+    np.testing.assert_allclose(loaded.config["sweep"]["mu"], [1.4, 1.6, 1.8, 2.0])
+
+
+@pytest.mark.parametrize(
+    "assignment, expected",
+    [
+        ("sweep.alpha={logspace=[3, 8]}", "{linspace = [a, b, n]} / {logspace = [a, b, n]} with n ≥ 1"),
+        ("sweep.alpha={linspace=[1, 2, 0]}", "{linspace = [a, b, n]} / {logspace = [a, b, n]} with n ≥ 1"),
+        ("sweep.alpha={linspace=[1, 2, 2.5]}", "{linspace = [a, b, n]} / {logspace = [a, b, n]} with n ≥ 1"),
+        ("sweep.alpha={geomspace=[1, 2, 3]}", "{linspace = [a, b, n]} / {logspace = [a, b, n]} with n ≥ 1"),
+        ("sweep.alpha={linspace=[-1, 2, 3]}", "a list of positive numbers, each a positive number"),
+        ("sweep.mu={linspace=[-1, 2, 3]}", "each"),
+    ],
+)
+def test_a_bad_range_is_one_line_naming_the_key(assignment, expected):
+    with pytest.raises(ConfigError) as error:
+        load_study(TABLE1, [assignment])
+    message = str(error.value)
+    assert message.startswith(assignment.split("=")[0] + " = ") and expected in message and "\n" not in message
