@@ -25,6 +25,7 @@ FIGURE_MODULES: tuple[str, ...] = (
     "regcontact.figures.fast_scale_portraits",
     "regcontact.figures.two_contact_fast_dynamics",
     "regcontact.figures.exponent_plane",
+    "regcontact.figures.painleve_map",
 )
 
 

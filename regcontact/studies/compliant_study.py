@@ -17,6 +17,7 @@ import jax.numpy as jnp
 import jax.tree_util as jtu
 import numpy as np
 
+from regcontact.compliant.outcome import END_MODES, classify
 from regcontact.compliant.run_checks import RUN_CHECKS
 from regcontact.compliant.simulate import (
     IMPLICIT_SOLVERS,
@@ -318,6 +319,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
     built = [system_from_config(system) for system in systems]
     references = [_references(system, config["references"]) for system in built]
     runs, timings = sweep(cases, settings, chunk_size=config["sweep"]["chunk_size"], progress=progress)
+    impulsive, end_modes = (np.asarray(codes) for codes in classify(cases, runs, settings))
 
     events = ("time_limit", *settings.events)
     per_system = len(config["sweep"]["alpha"])
@@ -342,6 +344,9 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
             "n_restarts": int(runs.num_restarts[i]),
             "status": status,
             "check": check,
+            # What the run did (regcontact.compliant.outcome): an impulse or not, and how it ended.
+            "impulsive": bool(impulsive[i]) if ok else None,
+            "end_mode": END_MODES[int(end_modes[i])] if ok else None,
         }
         rows.append(row)
         if not ok:

@@ -1,0 +1,112 @@
+"""The Painlevé map (issue 11, point 7): the compliant rod over (μ, φ₀) at a large α, with the rigid boundaries.
+
+Runs ``studies/painleve_map.toml`` (one vmapped sweep) and draws, per case, what the compliant run did
+(impulsive or not, and how it ended: :mod:`regcontact.compliant.outcome`) and how far its force integrals are
+from the rigid impulse the study's rule picks (README, "Which rigid impulse is the reference"). Over it the
+rigid boundaries of Preclik & Rüde: ``A(φ, μ) = 0`` (Eq. 10; below the curve, ``A < 0``, the sliding rod has no
+force solution since ``b > 0`` without torque) and ``μ_crit = 4/3`` (Appendix A), the smallest μ with any such φ.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from matplotlib.colors import ListedColormap  # noqa: E402
+
+from regcontact.figures import figure, study_config  # noqa: E402
+from regcontact.rigid.painleve_conditions import critical_friction, painleve_coefficient  # noqa: E402
+from regcontact.studies.loading import load_study  # noqa: E402
+
+__all__ = ["OUTCOMES", "draw_painleve_map"]
+
+#: The outcome classes drawn, with their colours.
+OUTCOMES = {
+    ("False", "slips"): ("slides on (no impulse)", "#9ecae1"),
+    ("False", "sticks"): ("sticks (no impulse)", "#c7e9c0"),
+    ("True", "sticks"): ("impact without collision, then sticks", "#e6550d"),
+    ("True", "slips"): ("impact without collision, then slides", "#fdae6b"),
+    ("False", "lifts_off"): ("lifts off", "#756bb1"),
+    ("True", "lifts_off"): ("impulse, then lifts off", "#bcbddc"),
+    ("", ""): ("failed", "#000000"),
+}
+
+
+@figure("painleve_map")
+def draw_painleve_map(out_dir: Path) -> list[Path]:
+    """Outcome and distance to the rigid impulse over (μ, φ₀), with A = 0 and μ_crit drawn."""
+    loaded = load_study(study_config("painleve_map"))
+    result = loaded.kind.run(loaded.config)
+    rows = result.rows
+    mus = np.array(sorted({row["mu"] for row in rows}))
+    phis = np.array(sorted({row["phi0"] for row in rows}))
+    index = {(row["mu"], row["phi0"]): row for row in rows}
+    keys = list(OUTCOMES)
+    codes = np.full((len(phis), len(mus)), np.nan)
+    distance = np.full((len(phis), len(mus)), np.nan)
+    for i, phi in enumerate(phis):
+        for j, mu in enumerate(mus):
+            row = index[(mu, phi)]
+            key = ("", "") if row["end_mode"] is None else (str(row["impulsive"]), row["end_mode"])
+            codes[i, j] = keys.index(key)
+            if row.get("distance_to_impulse_velocity") is not None:
+                distance[i, j] = row["distance_to_impulse_velocity"]
+
+    alpha = loaded.config["sweep"]["alpha"][0]
+    mass, length = loaded.config["system"]["mass"], loaded.config["system"]["length"]
+    inertia = loaded.config["system"]["inertia"]
+    inertia = None if inertia == "slender" else inertia
+    fine_mu = np.linspace(mus.min(), mus.max(), 400)
+    fine_phi = np.linspace(phis.min(), phis.max(), 400)
+    coefficient = painleve_coefficient(fine_phi[:, None], fine_mu[None, :], mass, length, inertia)
+    mu_crit = critical_friction(mass, length, inertia)
+
+    figure_, axes = plt.subplots(1, 2, figsize=(14, 5.6), constrained_layout=True)
+    step_mu, step_phi = np.diff(mus).mean() / 2, np.diff(phis).mean() / 2
+    extent = (
+        mus.min() - step_mu,
+        mus.max() + step_mu,
+        np.degrees(phis.min() - step_phi),
+        np.degrees(phis.max() + step_phi),
+    )
+    colours = ListedColormap([colour for _, colour in OUTCOMES.values()])
+    axes[0].imshow(
+        codes, origin="lower", extent=extent, aspect="auto", cmap=colours, vmin=-0.5, vmax=len(OUTCOMES) - 0.5,
+        interpolation="nearest",
+    )  # fmt: skip
+    present = sorted({int(c) for c in codes[np.isfinite(codes)]})
+    handles = [plt.Rectangle((0, 0), 1, 1, color=OUTCOMES[keys[c]][1]) for c in present]
+    axes[0].legend(handles, [OUTCOMES[keys[c]][0] for c in present], loc="upper left", fontsize=8)
+    window = loaded.config["termination"]["contact_times"]
+    axes[0].set_title(f"What the compliant rod does (α = {alpha:.0e}, {window:g} contact times)")
+    image = axes[1].imshow(np.log10(distance), origin="lower", extent=extent, aspect="auto", cmap="magma_r")
+    figure_.colorbar(
+        image, ax=axes[1], label=r"$\log_{10}\,\|\int\lambda\,dt - \Lambda\|_\infty$ (chosen rigid impulse)"
+    )
+    axes[1].set_title("Distance of the force integrals to the rigid prediction")
+    for ax in axes:
+        ax.contour(fine_mu, np.degrees(fine_phi), coefficient, levels=[0.0], colors="k", linewidths=1.6)
+        ax.axvline(mu_crit, color="k", ls="--", lw=1.2)
+        ax.text(mu_crit + 0.02, np.degrees(phis.min()) + 2, r"$\mu_{crit} = 4/3$", fontsize=9)
+        ax.set_xlabel(r"friction coefficient $\mu$")
+        ax.set_ylabel(r"initial angle $\varphi_0$ (degrees)")
+    axes[1].text(2.0, 66, "A < 0\n(no force solution)", fontsize=9, ha="center")
+    figure_.suptitle(
+        "The Painlevé map: the compliant rod sliding left at normal rest (Preclik & Rüde Sec. 2.1) over (μ, φ₀); "
+        "solid line A(φ, μ) = 0 (Eq. 10)"
+    )
+    png, data = out_dir / "painleve_map.png", out_dir / "painleve_map.csv"
+    figure_.savefig(png, dpi=120)
+    plt.close(figure_)
+    columns = ["mu", "phi0", "alpha", "int_lambda_n", "int_lambda_t", "impulse_velocity_n", "impulse_velocity_t"]
+    columns += ["distance_to_impulse_velocity", "impulsive", "end_mode", "termination", "status", "check"]
+    with open(data, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(columns)
+        writer.writerows([[row.get(column) for column in columns] for row in rows])
+    return [png, data]
