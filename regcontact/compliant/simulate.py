@@ -27,6 +27,7 @@ import numpy as np
 from jaxtyping import Array, ArrayLike, Bool, Float, Int
 
 from regcontact.compliant.dynamics import CompliantState, CompliantSystem, initial_state, vector_field
+from regcontact.compliant.initial_penetration import penetrated_initial_state
 from regcontact.compliant.run_checks import check_run
 from regcontact.compliant.solvers import CrossingBisection, RadauIIA5
 from regcontact.compliant.switches import RESTART_SURFACES, exit_condition, exit_values
@@ -355,6 +356,23 @@ class Case(eqx.Module):
     contact: ContactModel
     alpha: Float[Array, ""]
     controls: Controls
+    #: Depth the closed contacts start pressed in by (:mod:`regcontact.compliant.initial_penetration`).
+    penetration: Float[Array, ""]
+
+    def __init__(
+        self,
+        system: AbstractSystem,
+        contact: ContactModel,
+        alpha: ArrayLike,
+        controls: Controls,
+        penetration: ArrayLike | None = None,
+    ):
+        self.system = system
+        self.contact = contact
+        self.alpha = jnp.asarray(alpha, dtype=float)
+        self.controls = controls
+        # Shaped like alpha, so that a batch built with a batched alpha has a batched penetration too.
+        self.penetration = jnp.zeros_like(self.alpha) if penetration is None else jnp.asarray(penetration, float)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -373,7 +391,16 @@ def _compiled_batch_solve(batch: Case, settings: SolveSettings):
     leaves, treedef = jtu.tree_flatten(batch)
     key = (settings, treedef, tuple((leaf.shape, leaf.dtype) for leaf in leaves))
     if key not in _COMPILED:
-        solve_batch = jax.vmap(lambda case: solve(case.system, case.contact, case.alpha, case.controls, settings))
+        solve_batch = jax.vmap(
+            lambda case: solve(
+                case.system,
+                case.contact,
+                case.alpha,
+                case.controls,
+                settings,
+                state0=penetrated_initial_state(case.system, case.penetration),
+            )
+        )
         _COMPILED[key] = jax.jit(solve_batch).lower(batch).compile()
     return _COMPILED[key]
 

@@ -26,6 +26,7 @@ FIGURE_MODULES: tuple[str, ...] = (
     "regcontact.figures.two_contact_fast_dynamics",
     "regcontact.figures.exponent_plane",
     "regcontact.figures.painleve_map",
+    "regcontact.figures.penetration_map",
 )
 
 

@@ -36,7 +36,13 @@ from regcontact.rigid import MultiContactState, multi_contact_force_acceleration
 from regcontact.rigid.references import RigidReferences, rigid_references
 from regcontact.studies import config as cfg
 from regcontact.studies.study_result import StudyResult
-from regcontact.studies.system_config import SYSTEM_KINDS, kind_fields, system_from_config, system_kind
+from regcontact.studies.system_config import (
+    SYSTEM_KINDS,
+    initial_penetration,
+    kind_fields,
+    system_from_config,
+    system_kind,
+)
 from regcontact.systems.rod import PainleveRod
 from regcontact.systems.system import AbstractSystem
 
@@ -224,7 +230,8 @@ def build_cases(config: dict[str, Any]) -> tuple[list[dict[str, Any]], Case]:
             else:
                 t_max = termination["time_limit"]
             controls = Controls(rtol=solver["rtol"], atol=solver["atol"], t_max=t_max)
-            cases.append(Case(system=built, contact=contact, alpha=jnp.asarray(alpha, dtype=float), controls=controls))
+            depth = initial_penetration(system, alpha)
+            cases.append(Case(system=built, contact=contact, alpha=alpha, controls=controls, penetration=depth))
             labels.append({"alpha": alpha, **{name: system[name] for name in axes}})
     return labels, _stack(cases)
 

@@ -31,6 +31,7 @@ __all__ = [
     "in_open_interval",
     "list_of",
     "nonnegative",
+    "nonnegative_or_table",
     "positive",
     "positive_int",
     "read_toml",
@@ -179,6 +180,23 @@ def finite_or_table(**fields: Parser) -> Parser:
             except _Invalid:
                 raise _Invalid(expected) from None
         return _number(value, expected)
+
+    return parse
+
+
+def nonnegative_or_table(**fields: Parser) -> Parser:
+    """A number ≥ 0, or an inline table with exactly the given keys (each parsed by its parser)."""
+    table = finite_or_table(**fields)
+    expected = f"a number ≥ 0 or a table {{{', '.join(fields)}}}"
+
+    def parse(value: Any) -> float | dict[str, Any]:
+        try:
+            parsed = table(value)
+        except _Invalid:
+            raise _Invalid(expected) from None
+        if not isinstance(parsed, dict) and parsed < 0:
+            raise _Invalid(expected)
+        return parsed
 
     return parse
 

@@ -26,7 +26,7 @@ from regcontact.rigid import (
 )
 from regcontact.studies import config as cfg
 from regcontact.studies.study_result import StudyResult
-from regcontact.studies.system_config import SYSTEM_FIELDS, kind_fields, rod_from_config
+from regcontact.studies.system_config import START_FIELDS, SYSTEM_FIELDS, kind_fields, rod_from_config
 
 __all__ = ["KIND", "TABLE_COLUMNS", "check", "run", "schema"]
 
@@ -63,7 +63,8 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
     }
     return {
         "study": cfg.study_fields(KIND),
-        "system": kind_fields("painleve_rod"),
+        # how a compliant run starts (START_FIELDS) means nothing to the rigid problems
+        "system": {key: field for key, field in kind_fields("painleve_rod").items() if key not in START_FIELDS},
         "setups": cfg.NamedTables(setup, 1, "e.g. [setups.no_force_solution] with label and system overrides"),
         "time_stepping": {
             "dt": cfg.Field(cfg.positive, 0.01, "the time step δt of the time-stepping LCP"),

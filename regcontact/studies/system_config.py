@@ -28,7 +28,9 @@ __all__ = [
     "DEFAULT_KIND",
     "SYSTEM_FIELDS",
     "SYSTEM_KINDS",
+    "START_FIELDS",
     "SystemKind",
+    "initial_penetration",
     "kind_fields",
     "rod_from_config",
     "system_from_config",
@@ -48,7 +50,7 @@ _ROD_BODY_FIELDS: dict[str, cfg.Field] = {
 
 def _rod_values(system: dict[str, Any]) -> dict[str, Any]:
     """A validated rod table as constructor arguments: without ``kind``, ``"slender"`` as ``inertia=None``."""
-    values = {key: value for key, value in system.items() if key != "kind"}
+    values = {key: value for key, value in system.items() if key != "kind" and key not in START_FIELDS}
     if values["inertia"] == "slender":
         values["inertia"] = None
     return values
@@ -162,15 +164,34 @@ def system_kind(raw: Mapping[str, Any]) -> str:
     return name
 
 
+#: Keys every kind has: how the run starts, not what the body is (so they never reach a system's builder).
+START_FIELDS: dict[str, cfg.Field] = {
+    "initial_penetration": cfg.Field(
+        cfg.nonnegative_or_table(coefficient=cfg.nonnegative, power=cfg.finite),
+        0.0,
+        "depth δ ≥ 0 the closed contacts start pressed in by, or {coefficient = c, power = p}: δ = c α^(−p)",
+    ),
+}
+
+
 def kind_fields(kind: str) -> dict[str, cfg.Field]:
-    """The ``[system]`` schema of a kind: ``kind`` and the kind's own keys."""
-    return {"kind": cfg.Field(cfg.choice(kind), kind, f"the system kind, {kind!r}"), **SYSTEM_KINDS[kind].fields}
+    """The ``[system]`` schema of a kind: ``kind``, the keys every kind has, and the kind's own keys."""
+    kind_field = cfg.Field(cfg.choice(kind), kind, f"the system kind, {kind!r}")
+    return {"kind": kind_field, **START_FIELDS, **SYSTEM_KINDS[kind].fields}
+
+
+def initial_penetration(system: dict[str, Any], alpha: float) -> float:
+    """The depth ``δ`` a validated ``[system]`` table asks for at stiffness multiplier ``alpha``."""
+    depth = system.get("initial_penetration", 0.0)
+    if isinstance(depth, dict):
+        return depth["coefficient"] * alpha ** (-depth["power"])
+    return float(depth)
 
 
 def system_from_config(system: dict[str, Any]) -> AbstractSystem:
     """The system a validated ``[system]`` table describes, checked (:func:`check_system`) before it is used."""
     kind = system.get("kind", DEFAULT_KIND)
-    built = SYSTEM_KINDS[kind].build(system)
+    built = SYSTEM_KINDS[kind].build({key: value for key, value in system.items() if key not in START_FIELDS})
     try:
         check_system(built)
     except ValueError as error:
