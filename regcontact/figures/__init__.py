@@ -27,6 +27,7 @@ FIGURE_MODULES: tuple[str, ...] = (
     "regcontact.figures.exponent_plane",
     "regcontact.figures.painleve_map",
     "regcontact.figures.penetration_map",
+    "regcontact.figures.table1_variants",
 )
 
 

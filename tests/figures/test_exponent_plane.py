@@ -46,3 +46,10 @@ def test_on_the_diagonal_the_contact_breaks_when_the_springs_push_exceeds_twice_
     runs, _ = sweep(jtu.tree_map(lambda *leaves: jnp.stack(leaves), *cases), SolveSettings(events=("contact_open",)))
     assert np.all(np.asarray(runs.ok))
     assert np.asarray(runs.termination).tolist() == [0, 0, 0, 1, 1, 1]
+
+
+def test_digits_shared_with_the_paper():
+    from regcontact.figures.table1_variants import agreeing_digits
+
+    assert agreeing_digits([0.3638, 0.3249, 0.3249], [0.3688, 0.3249, 0.3250]).tolist() == [1, 4, 3]
+    assert agreeing_digits([1.5], [0.3688]).tolist() == [0]  # more than 100 % off: no digit, never negative
