@@ -35,6 +35,7 @@ fast scale of Sec. 6.2 at large α).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 import equinox as eqx
@@ -50,18 +51,22 @@ __all__ = ["ContactSpaceForm", "ReducedTwoContact", "contact_space_form", "delas
 #: ``_BLOCK_INDEX[i]`` of the block order.
 _BLOCK_INDEX = np.array([0, 2, 1, 3])
 
+#: A pair (one number per contact) or a 2×2 matrix, as arrays or nested sequences.
+Pair = ArrayLike | Sequence[float]
+Matrix = ArrayLike | Sequence[Sequence[float]]
 
-def _f64(x: ArrayLike) -> Float[Array, ...]:
+
+def _f64(x: Pair | Matrix) -> Float[Array, ...]:
     return jnp.asarray(x, dtype=float)
 
 
-def _default_tangential(B: Float[Array, "2 2"], C: Float[Array, "2 2"], complement: ArrayLike) -> Float[Array, "2 2"]:
+def _default_tangential(B: Float[Array, "2 2"], C: Float[Array, "2 2"], complement: Matrix) -> Float[Array, "2 2"]:
     """``A = BᵀC⁻¹B + S``: the tangential block whose Schur complement is ``S`` (made exactly symmetric)."""
     schur_part = B.T @ jnp.linalg.solve(C, B)
     return 0.5 * (schur_part + schur_part.T) + _f64(complement)
 
 
-def delassus_blocks_valid(A: ArrayLike, B: ArrayLike, C: ArrayLike) -> Bool[Array, ""]:
+def delassus_blocks_valid(A: Matrix, B: Matrix, C: Matrix) -> Bool[Array, ""]:
     """Whether ``[[A, Bᵀ], [B, C]]`` is symmetric positive definite (``A``, ``C`` symmetric; Cholesky succeeds)."""
     A, B, C = _f64(A), _f64(B), _f64(C)
     delassus = jnp.block([[A, B.T], [B, C]])
@@ -85,15 +90,15 @@ class ReducedTwoContact(AbstractSystem):
 
     def __init__(
         self,
-        a: ArrayLike = (0.0, 0.0),
-        b: ArrayLike = (-1.0, -1.0),
-        A: ArrayLike | None = None,
-        B: ArrayLike = ((0.0, 0.0), (0.0, 0.0)),
-        C: ArrayLike = ((1.0, 0.0), (0.0, 1.0)),
-        mu: ArrayLike = (0.5, 0.5),
-        slip0: ArrayLike = (1.0, 1.0),
-        normal_velocity0: ArrayLike = (0.0, 0.0),
-        tangential_complement: ArrayLike = ((1.0, 0.0), (0.0, 1.0)),
+        a: Pair = (0.0, 0.0),
+        b: Pair = (-1.0, -1.0),
+        A: Matrix | None = None,
+        B: Matrix = ((0.0, 0.0), (0.0, 0.0)),
+        C: Matrix = ((1.0, 0.0), (0.0, 1.0)),
+        mu: Pair = (0.5, 0.5),
+        slip0: Pair = (1.0, 1.0),
+        normal_velocity0: Pair = (0.0, 0.0),
+        tangential_complement: Matrix = ((1.0, 0.0), (0.0, 1.0)),
     ):
         """``A=None``: ``A = BᵀC⁻¹B + tangential_complement`` (module docstring). Scalars ``μ``, ``slip0``,
         ``normal_velocity0`` apply to both contacts."""
@@ -106,10 +111,10 @@ class ReducedTwoContact(AbstractSystem):
     @classmethod
     def from_painleve(
         cls,
-        painleve: ArrayLike,
-        b: ArrayLike,
-        mu: ArrayLike = (1.0, 1.0),
-        C: ArrayLike = ((1.0, 0.0), (0.0, 1.0)),
+        painleve: Matrix,
+        b: Pair,
+        mu: Pair = (1.0, 1.0),
+        C: Matrix = ((1.0, 0.0), (0.0, 1.0)),
         **kwargs,
     ) -> ReducedTwoContact:
         """The form with Painlevé matrix ``p⁺`` (rows: contacts) at friction ``μ > 0``: ``B = (C − p⁺) diag(μ)⁻¹``.
