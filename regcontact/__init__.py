@@ -74,6 +74,7 @@ from regcontact.systems import (
     AbstractSystem as AbstractSystem,
     PainleveRod as PainleveRod,
     ReducedSingleContact as ReducedSingleContact,
+    ReducedTwoContact as ReducedTwoContact,
     TwoPointRod as TwoPointRod,
     slender_inertia as slender_inertia,
 )

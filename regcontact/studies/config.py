@@ -30,8 +30,10 @@ __all__ = [
     "float_or_choice",
     "in_open_interval",
     "list_of",
+    "matrix",
     "nonnegative",
     "nonnegative_or_table",
+    "or_word",
     "positive",
     "positive_int",
     "read_toml",
@@ -250,6 +252,37 @@ def values_of(item: Parser, what: str = "values") -> Parser:
         return as_list(value)
 
     return parse
+
+
+def matrix(rows: int, columns: int) -> Parser:
+    """A ``rows × columns`` matrix of finite numbers written as a list of rows, ``[[m11, m12], [m21, m22]]``."""
+    expected = f"a {rows}×{columns} matrix (a list of {rows} rows of {columns} finite numbers)"
+
+    def parse(value: Any) -> list[list[float]]:
+        if not isinstance(value, list) or len(value) != rows:
+            raise _Invalid(expected)
+        if not all(isinstance(row, list) and len(row) == columns for row in value):
+            raise _Invalid(expected)
+        try:
+            return [[finite(entry) for entry in row] for row in value]
+        except _Invalid:
+            raise _Invalid(expected) from None
+
+    return parse
+
+
+def or_word(parse: Parser, word: str) -> Parser:
+    """A value ``parse`` accepts, or the word ``word`` (parsed as ``None``: "not given", "automatic")."""
+
+    def parse_or_word(value: Any) -> Any:
+        if value == word:
+            return None
+        try:
+            return parse(value)
+        except _Invalid as error:
+            raise _Invalid(f"{error}, or {word!r}") from None
+
+    return parse_or_word
 
 
 # -- validation --------------------------------------------------------------------------------------------

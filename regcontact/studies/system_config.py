@@ -4,6 +4,7 @@
 ``painleve_rod``    the rod of Preclik & Rüde with its lower end in contact (one contact; the default)
 ``two_point_rod``   the same rod with both ends able to touch the ground (two contacts)
 ``reduced_single_contact``  Champneys' contact-space form ``(a, b, A, B, C, μ)`` of one contact
+``reduced_two_contact``  the same for two contacts (Sec. 6): vectors ``a, b``, 2×2 ``A, B, C`` or ``p⁺``, ``μ`` each
 ==================  ============================================================================================
 
 A key of another kind is an unknown key of this one: the config error names it and lists the kind's keys.
@@ -20,6 +21,7 @@ import numpy as np
 from regcontact.rigid import torque_threshold
 from regcontact.studies import config as cfg
 from regcontact.systems.reduced_contact import ReducedSingleContact
+from regcontact.systems.reduced_two_contact import ReducedTwoContact
 from regcontact.systems.rod import PainleveRod
 from regcontact.systems.system import AbstractSystem, check_system
 from regcontact.systems.two_point_rod import TwoPointRod
@@ -127,6 +129,100 @@ def _check_reduced_single_contact(system: dict[str, Any]) -> None:
         )
 
 
+def _pair(what: cfg.Parser) -> cfg.Parser:
+    """Two numbers, one per contact, each accepted by ``what``."""
+    return cfg.list_of(what, 2, "numbers", 2)
+
+
+_MATRIX = cfg.matrix(2, 2)
+_IDENTITY = [[1.0, 0.0], [0.0, 1.0]]
+
+#: Champneys' contact-space form of two contacts, Sec. 6 (``docs/systems.md``).
+REDUCED_TWO_CONTACT_FIELDS: dict[str, cfg.Field] = {
+    "a": cfg.Field(_pair(cfg.finite), [0.0, 0.0], "free tangential accelerations [a1, a2]"),
+    "b": cfg.Field(_pair(cfg.finite), [-1.0, -1.0], "free normal accelerations [b1, b2] (< 0 presses)"),
+    "A": cfg.Field(
+        cfg.or_word(_MATRIX, "auto"),
+        None,
+        "tangential block A_ij = c_i M⁻¹ c_j, or 'auto': Bᵀ C⁻¹ B + tangential_complement",
+    ),
+    "B": cfg.Field(
+        cfg.or_word(_MATRIX, "none"),
+        None,
+        "coupling B_ij = d_i M⁻¹ c_j (normal i, tangential j); 'none': zero or from p_plus",
+    ),
+    "C": cfg.Field(_MATRIX, _IDENTITY, "normal block C_ij = d_i M⁻¹ d_j (symmetric positive definite)"),
+    "p_plus": cfg.Field(
+        cfg.or_word(_MATRIX, "none"),
+        None,
+        "Painlevé matrix p⁺ = C − B diag(μ) instead of B (needs μ > 0); 'none': use B",
+    ),
+    "tangential_complement": cfg.Field(
+        _MATRIX, _IDENTITY, "A − Bᵀ C⁻¹ B when A = 'auto' (symmetric positive definite)"
+    ),
+    "mu": cfg.Field(_pair(cfg.nonnegative), [0.5, 0.5], "friction coefficients [μ1, μ2], each ≥ 0"),
+    "slip0": cfg.Field(_pair(cfg.finite), [1.0, 1.0], "initial slip velocities [u1, u2] (> 0: mode S+)"),
+    "normal_velocity0": cfg.Field(
+        _pair(cfg.finite), [0.0, 0.0], "initial normal velocities [v1, v2] (< 0: approaching)"
+    ),
+}
+
+
+def _positive_definite(matrix: np.ndarray) -> bool:
+    """Symmetric (exactly) and positive definite (Cholesky succeeds)."""
+    if not np.array_equal(matrix, matrix.T):
+        return False
+    try:
+        np.linalg.cholesky(matrix)
+    except np.linalg.LinAlgError:
+        return False
+    return True
+
+
+def _two_contact_blocks(system: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(A, B, C)`` of a validated ``reduced_two_contact`` table, ``B`` from ``p_plus`` and ``A`` from 'auto'."""
+    C = np.asarray(system["C"], dtype=float)
+    if system["p_plus"] is not None:
+        B = (C - np.asarray(system["p_plus"], dtype=float)) / np.asarray(system["mu"], dtype=float)[None, :]
+    else:
+        B = np.zeros((2, 2)) if system["B"] is None else np.asarray(system["B"], dtype=float)
+    if system["A"] is None:
+        schur_part = B.T @ np.linalg.solve(C, B)  # symmetric in exact arithmetic; made so in floating point
+        A = 0.5 * (schur_part + schur_part.T) + np.asarray(system["tangential_complement"], dtype=float)
+    else:
+        A = np.asarray(system["A"], dtype=float)
+    return A, B, C
+
+
+def _check_reduced_two_contact(system: dict[str, Any]) -> None:
+    """``B`` or ``p_plus`` (not both); ``p_plus`` needs ``μ > 0``; ``C``, the tangential complement and the whole
+    Delassus matrix ``[[A, Bᵀ], [B, C]]`` symmetric positive definite (else there is no mass matrix)."""
+    if system["p_plus"] is not None and system["B"] is not None:
+        raise cfg.ConfigError(
+            "system.p_plus", system["p_plus"], "'none' when system.B is given (B or p_plus, not both)"
+        )
+    if system["p_plus"] is not None and min(system["mu"]) <= 0.0:
+        raise cfg.ConfigError("system.mu", system["mu"], "μ > 0 at both contacts when p_plus is given (B = (C − p⁺)/μ)")
+    for key in ("C", "tangential_complement"):
+        if not _positive_definite(np.asarray(system[key], dtype=float)):
+            raise cfg.ConfigError(f"system.{key}", system[key], "a symmetric positive definite 2×2 matrix")
+    A, B, C = _two_contact_blocks(system)
+    if not _positive_definite(np.block([[A, B.T], [B, C]])):
+        key = "A" if system["A"] is not None else "B"
+        raise cfg.ConfigError(
+            f"system.{key}",
+            system[key],
+            "a symmetric positive definite Delassus matrix [[A, Bᵀ], [B, C]] (A symmetric, A − Bᵀ C⁻¹ B positive "
+            "definite; else the mass matrix is singular or indefinite)",
+        )
+
+
+def _reduced_two_contact_from_config(system: dict[str, Any]) -> ReducedTwoContact:
+    A, B, C = _two_contact_blocks(system)
+    keys = ("a", "b", "mu", "slip0", "normal_velocity0")
+    return ReducedTwoContact(A=A, B=B, C=C, **{key: np.asarray(system[key], dtype=float) for key in keys})
+
+
 @dataclasses.dataclass(frozen=True)
 class SystemKind:
     """A system kind of the config: its keys (besides ``kind``), how to build the system from them, and a
@@ -149,6 +245,12 @@ SYSTEM_KINDS: dict[str, SystemKind] = {
         lambda system: ReducedSingleContact(**{key: value for key, value in system.items() if key != "kind"}),
         "Champneys' contact-space form of one contact",
         _check_reduced_single_contact,
+    ),
+    "reduced_two_contact": SystemKind(
+        REDUCED_TWO_CONTACT_FIELDS,
+        _reduced_two_contact_from_config,
+        "Champneys' contact-space form of two contacts (Sec. 6)",
+        _check_reduced_two_contact,
     ),
 }
 

@@ -12,6 +12,10 @@ from regcontact.systems._planar_rod import (
 from regcontact.systems.reduced_contact import (
     ReducedSingleContact as ReducedSingleContact,
 )
+from regcontact.systems.reduced_two_contact import (
+    ReducedTwoContact as ReducedTwoContact,
+    contact_space_form as contact_space_form,
+)
 from regcontact.systems.rod import (
     PainleveRod as PainleveRod,
 )
