@@ -226,7 +226,7 @@ def list_of(item: Parser, min_length: int = 0, what: str = "values", max_length:
 
 #: Range tables a swept key may give instead of a list: ``{linspace = [a, b, n]}`` (n values from a to b) and
 #: ``{logspace = [a, b, n]}`` (n values from 10^a to 10^b), as numpy reads them.
-RANGES = {"linspace": np.linspace, "logspace": np.logspace}
+RANGES: dict[str, Callable[[float, float, int], np.ndarray]] = {"linspace": np.linspace, "logspace": np.logspace}
 
 
 def values_of(item: Parser, what: str = "values") -> Parser:

@@ -102,22 +102,22 @@ def check_system(system: AbstractSystem) -> None:
     cannot be checked this way); the studies check every system they build.
     """
     name, k = type(system).__name__, type(system).NUM_CONTACTS
-    q0, v0 = (np.asarray(a, dtype=float) for a in system.initial_state())
+    q0, v0 = (jnp.asarray(a, dtype=float) for a in system.initial_state())
     if q0.ndim != 1:
         raise ValueError(f"{name}: initial q of shape {q0.shape}: expected one system, (n,) (check a batch per case)")
     n = q0.shape[0]
     expected = {
-        "initial velocity": (np.asarray(v0).shape, (n,)),
-        "mass matrix": (np.shape(system.mass_matrix(q0)), (n, n)),
-        "gaps": (np.shape(system.gaps(q0)), (k, 2)),
-        "contact Jacobians": (np.shape(system.jacobians(q0)), (k, 2, n)),
-        "Jacobian rates": (np.shape(system.jacobian_rates(q0, v0)), (k, 2)),
-        "friction coefficients": (np.shape(system.friction_coefficients), (k,)),
+        "initial velocity": (v0.shape, (n,)),
+        "mass matrix": (jnp.shape(system.mass_matrix(q0)), (n, n)),
+        "gaps": (jnp.shape(system.gaps(q0)), (k, 2)),
+        "contact Jacobians": (jnp.shape(system.jacobians(q0)), (k, 2, n)),
+        "Jacobian rates": (jnp.shape(system.jacobian_rates(q0, v0)), (k, 2)),
+        "friction coefficients": (jnp.shape(system.friction_coefficients), (k,)),
     }
     for what, (shape, wanted) in expected.items():
         if tuple(shape) != wanted:
             raise ValueError(f"{name}: {what} of shape {tuple(shape)}: expected {wanted} (n = {n}, k = {k})")
-    mass = np.asarray(system.mass_matrix(q0), dtype=float)
+    mass = np.asarray(system.mass_matrix(q0), dtype=np.float64)
     scale = np.max(np.abs(mass)) if mass.size else 0.0
     if not np.all(np.isfinite(mass)) or not np.allclose(mass, mass.T, rtol=0.0, atol=1e-12 * scale):
         raise ValueError(f"{name}: mass matrix at the initial state is not symmetric: expected M = Mᵀ")
