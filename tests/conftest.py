@@ -1,8 +1,18 @@
 """Test strictness for the whole suite, set before any test module is imported.
 
 * float64, as the package sets on import (a test that imports a submodule first must not run in float32);
+* two host devices, so that every sweep on CPU runs sharded, the way ``regcontact run`` runs it
+  (``tests/compliant/test_sharding.py`` compares with one device);
+* no persistent compilation cache: a test that calls the command line in-process must not fill the user's cache
+  folder (``tests/compliant/test_compilation_cache.py`` switches it on in a temporary folder).
 """
+
+import os
 
 import jax
 
+from regcontact.compliant.devices import use_host_cores
+
 jax.config.update("jax_enable_x64", True)
+os.environ.setdefault("REGCONTACT_COMPILATION_CACHE", "off")
+use_host_cores(2)

@@ -12,11 +12,11 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-import jax
 import jax.numpy as jnp
 import jax.tree_util as jtu
 import numpy as np
 
+from regcontact.compliant.devices import describe_devices, sweep_devices
 from regcontact.compliant.run_checks import RUN_CHECKS
 from regcontact.compliant.simulate import (
     IMPLICIT_SOLVERS,
@@ -84,7 +84,9 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
             "alpha": cfg.Field(
                 cfg.list_of(cfg.positive, 1, "positive numbers"), cfg.REQUIRED, "a non-empty list of α > 0"
             ),
-            "chunk_size": cfg.Field(cfg.positive_int, 64, "cases per vmapped call"),
+            "chunk_size": cfg.Field(
+                cfg.positive_int, None, "cases per vmapped call (default: automatic, from the devices and their memory)"
+            ),
             **sweep_axes,
         },
         "solver": {
@@ -315,7 +317,10 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
 
     built = [system_from_config(system) for system in systems]
     references = [_references(system, config["references"]) for system in built]
-    runs, timings = sweep(cases, settings, chunk_size=config["sweep"]["chunk_size"], progress=progress)
+    devices = sweep_devices()
+    runs, timings = sweep(
+        cases, settings, chunk_size=config["sweep"]["chunk_size"], progress=progress, devices=devices, progress_bar=True
+    )
 
     events = ("time_limit", *settings.events)
     per_system = len(config["sweep"]["alpha"])
@@ -381,5 +386,5 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
         timings={"compile_s": timings.compile_s, "solve_s": timings.run_s},
         failures=[_failure_line(row, axes) for row in failed],
         extra={"partial_results": partial} if partial else {},
-        device=str(jax.devices()[0]),
+        device=describe_devices(devices),
     )
