@@ -91,8 +91,8 @@ def use_host_cores(count: int | None = None) -> int:
     A sweep then shards its batch across them, one core each. JAX reads this when it initialises its back ends,
     so call it before the first JAX computation; later it raises ``RuntimeError`` (unless the count is already
     the one asked for). A count the environment sets (``JAX_NUM_CPU_DEVICES``, ``XLA_FLAGS``) is kept: with no
-    ``count`` this returns it, with a different one it raises. For more than one device it also sets ``NPROC``
-    (XLA's CPU thread pool size) to :func:`pool_threads_needed`, unless it is already at least that.
+    ``count`` this returns it, with a different one it raises. It also sets ``NPROC`` (XLA's CPU thread pool
+    size) to :func:`pool_threads_needed`, unless it is already at least that.
     """
     from_environment = host_cores_set_by_environment()
     if count is None:
@@ -110,7 +110,7 @@ def use_host_cores(count: int | None = None) -> int:
             )
         return count
     jax.config.update("jax_num_cpu_devices", count)
-    if count > 1 and _pool_threads() < pool_threads_needed(count):
+    if _pool_threads() < pool_threads_needed(count):
         os.environ["NPROC"] = str(pool_threads_needed(count))
     return count
 
