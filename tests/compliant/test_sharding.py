@@ -43,7 +43,8 @@ def _cases(alphas):
 
 @pytest.fixture(scope="module")
 def devices():
-    devices = sweep_devices()
+    """Two host devices, also where the default back end is a GPU."""
+    devices = sweep_devices("cpu")
     if len(devices) < 2:
         pytest.skip("needs two devices (tests/conftest.py asks for two host devices)")
     return devices[:2]
