@@ -42,6 +42,7 @@ from regcontact.compliant import (
     contact_forces as contact_forces,
     contact_open as contact_open,
     contact_time as contact_time,
+    describe_devices as describe_devices,
     effective_normal_mass as effective_normal_mass,
     flat_vector_field as flat_vector_field,
     gap_resolution as gap_resolution,
@@ -49,7 +50,10 @@ from regcontact.compliant import (
     solve as solve,
     solvers as solvers,
     sweep as sweep,
+    sweep_devices as sweep_devices,
     trajectory as trajectory,
+    use_compilation_cache as use_compilation_cache,
+    use_host_cores as use_host_cores,
     vector_field as vector_field,
 )
 from regcontact.compliant.solvers import RadauIIA5 as RadauIIA5

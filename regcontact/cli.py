@@ -1,6 +1,6 @@
 """The ``regcontact`` command line.
 
-    regcontact run CONFIG [--out DIR] [--set key.path=value ...]
+    regcontact run CONFIG [--out DIR] [--set key.path=value ...] [--device cpu|gpu] [--no-compilation-cache]
     regcontact figures [NAME ...] [--out DIR] [--list]
 
 A bad config or option (a CONFIG that is not a readable TOML file, an ``--out`` where nothing can be written)
@@ -8,6 +8,11 @@ stops with one line naming the key, the value and what was expected (exit status
 written. Progress goes to stderr, the results table to stdout. If the results cannot be written at the end after
 all, the table is printed and they are written to a temporary folder that the message names (exit status 1).
 Ctrl-C stops with one line and exit status 130.
+
+Before JAX starts, ``run`` picks the back end (``--device``; default: what JAX finds), splits the CPU into one
+JAX device per core so that a sweep shards across all of them (unless ``JAX_NUM_CPU_DEVICES`` or ``XLA_FLAGS``
+already set a host device count), and keeps compiled code in the user cache folder
+(:mod:`regcontact.compliant.compilation_cache`; off with ``--no-compilation-cache``).
 """
 
 from __future__ import annotations
@@ -61,12 +66,52 @@ def _load(args: argparse.Namespace):
     return loaded, out_dir
 
 
+#: ``--device`` choices and the JAX platform each names.
+DEVICE_PLATFORMS = {"cpu": "cpu", "gpu": "cuda"}
+
+
+def _start_jax(args: argparse.Namespace, announce: bool) -> None:
+    """The back end, one host device per core and the compilation cache, set before JAX's first computation;
+    ``announce`` prints the devices and the cache (for the study kinds that solve on them).
+
+    Called from a process where JAX has already started (``main`` from Python), it changes neither the back
+    end nor the host devices; it only checks that the device asked for is the one in use. Raises
+    :class:`ConfigError` for a ``--device`` that JAX cannot find.
+    """
+    import jax
+
+    from regcontact.compliant.compilation_cache import use_compilation_cache
+    from regcontact.compliant.devices import backends_started, describe_devices, sweep_devices, use_host_cores
+    from regcontact.studies.config import ConfigError
+
+    platform = DEVICE_PLATFORMS.get(args.device)
+    if not backends_started():
+        if platform:
+            jax.config.update("jax_platforms", platform)
+        if platform != "cuda":
+            use_host_cores()
+    try:
+        backend = jax.default_backend()
+        if args.device and backend != args.device:
+            raise RuntimeError(f"JAX runs on {backend}")
+    except RuntimeError as error:
+        raise ConfigError("--device", args.device, f"a device that JAX finds here ({error})") from None
+    if announce:
+        _progress(f"devices: {describe_devices(sweep_devices())}")
+    if not args.no_compilation_cache:
+        folder = use_compilation_cache()
+        if announce:
+            _progress(f"compilation cache: {folder}" if folder else "compilation cache: off (environment)")
+
+
 def _run(args: argparse.Namespace) -> int:
     """Check, run, write, print. Results are never lost: if ``--out`` fails at the end, they go elsewhere."""
     from regcontact.studies.config import ConfigError
 
     try:
         loaded, out_dir = _load(args)
+        # The rigid study solves small LCPs on the host: its devices and JAX's cache are not worth a line.
+        _start_jax(args, announce=loaded.kind.KIND != "rigid_painleve")
         result = _compute(loaded)
     except ConfigError as error:
         _error(f"config error: {error}")
@@ -168,6 +213,17 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--out", help="output folder (default: results/<study name>/)")
     run.add_argument(
         "--set", action="append", metavar="KEY=VALUE", help="override a config key, e.g. --set system.mu=2"
+    )
+    run.add_argument(
+        "--device",
+        choices=sorted(DEVICE_PLATFORMS),
+        help="back end to run on (default: what JAX finds); every CPU core or every GPU is used",
+    )
+    run.add_argument(
+        "--no-compilation-cache",
+        action="store_true",
+        help="compile afresh, keeping nothing (default: compiled code is kept in the user cache folder, "
+        "or in $REGCONTACT_COMPILATION_CACHE)",
     )
     run.set_defaults(handler=_run)
 

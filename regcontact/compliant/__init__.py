@@ -1,6 +1,14 @@
 """The compliant model of any system: its vector field, events and restarts, consistency checks, and the
 jitted, vmapped solve and sweep with the stiff solvers of :mod:`regcontact.compliant.solvers`."""
 
+from regcontact.compliant.compilation_cache import (
+    use_compilation_cache as use_compilation_cache,
+)
+from regcontact.compliant.devices import (
+    describe_devices as describe_devices,
+    sweep_devices as sweep_devices,
+    use_host_cores as use_host_cores,
+)
 from regcontact.compliant.dynamics import (
     CompliantState as CompliantState,
     CompliantSystem as CompliantSystem,

@@ -106,7 +106,7 @@ TWO_CONTACT_MODE_NAMES: tuple[str, ...] = ("FF", "S+S+", "S+F", "FS+")
 IMPACT_NAMES: tuple[str, ...] = ("IF", "FI", "II")
 
 _TWO_PI = 2.0 * np.pi
-_AXES = jnp.array([0.5 * np.pi, np.pi, 1.5 * np.pi])  # interior interval bounds shared by s₁, s₂, s₃
+_AXES = np.array([0.5 * np.pi, np.pi, 1.5 * np.pi])  # interior interval bounds shared by s₁, s₂, s₃
 
 
 # ---------------------------------------------------------------------------------------------------------------

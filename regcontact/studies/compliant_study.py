@@ -12,11 +12,11 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-import jax
 import jax.numpy as jnp
 import jax.tree_util as jtu
 import numpy as np
 
+from regcontact.compliant.devices import describe_devices, sweep_devices
 from regcontact.compliant.outcome import END_MODES, classify
 from regcontact.compliant.run_checks import RUN_CHECKS
 from regcontact.compliant.simulate import (
@@ -91,7 +91,9 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
             "alpha": cfg.Field(
                 cfg.values_of(cfg.positive, "positive numbers"), cfg.REQUIRED, "a non-empty list of α > 0, or a range"
             ),
-            "chunk_size": cfg.Field(cfg.positive_int, 64, "cases per vmapped call"),
+            "chunk_size": cfg.Field(
+                cfg.positive_int, None, "cases per vmapped call (default: automatic, from the devices and their memory)"
+            ),
             **sweep_axes,
         },
         "solver": {
@@ -325,7 +327,10 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
 
     built = [system_from_config(system) for system in systems]
     references = [_references(system, config["references"]) for system in built]
-    runs, timings = sweep(cases, settings, chunk_size=config["sweep"]["chunk_size"], progress=progress)
+    devices = sweep_devices()
+    runs, timings = sweep(
+        cases, settings, chunk_size=config["sweep"]["chunk_size"], progress=progress, devices=devices, progress_bar=True
+    )
     impulsive, end_modes = (np.asarray(codes) for codes in classify(cases, runs, settings))
 
     events = ("time_limit", *settings.events)
@@ -395,5 +400,5 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
         timings={"compile_s": timings.compile_s, "solve_s": timings.run_s},
         failures=[_failure_line(row, axes) for row in failed],
         extra={"partial_results": partial} if partial else {},
-        device=str(jax.devices()[0]),
+        device=describe_devices(devices),
     )
