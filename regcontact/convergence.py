@@ -192,7 +192,7 @@ def analyse(
         )
     fit = fit_order(alpha[above], d[above])
     if fit is None:
-        warnings.append(f"{int(above.sum())} distance(s) above round-off: no order")
+        warnings.append(f"only {int(above.sum())} distance(s) above round-off: no order")
     elif fit.order >= MIN_ORDER:  # a falling distance: is its tail asymptotic?
         if len(fit.local_orders) < 2:
             warnings.append("only two points fitted: no check that the tail is asymptotic")
