@@ -314,7 +314,9 @@ def _system_convergence(
             )
             document = trend.as_json()
             document["dt"] = dts.tolist()
-            document["fit_dt_range"] = None if trend.fit is None else sorted(1.0 / np.array(trend.fit.alpha_range))
+            document["fit_dt_range"] = (
+                None if trend.fit is None else sorted((1.0 / np.array(trend.fit.alpha_range)).tolist())
+            )
             entry["time_stepping_trend"] = document
     return entry
 
