@@ -37,9 +37,12 @@ from regcontact.rigid.painleve_conditions import (
     torque_threshold as torque_threshold,
 )
 from regcontact.rigid.references import (
+    MultiContactReferences as MultiContactReferences,
     RigidReferences as RigidReferences,
     rigid_references as rigid_references,
     select_impulse as select_impulse,
+    select_multi_contact_impulse as select_multi_contact_impulse,
+    select_time_step as select_time_step,
 )
 from regcontact.rigid.solutions import (
     ContactMode as ContactMode,

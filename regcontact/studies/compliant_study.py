@@ -32,8 +32,8 @@ from regcontact.compliant.termination import EVENTS, contact_time
 from regcontact.contact.contact_model import ContactModel
 from regcontact.contact.friction_laws import FRICTION_LAWS
 from regcontact.contact.normal_laws import NORMAL_LAWS, AbstractJumpingNormalLaw
-from regcontact.rigid import MultiContactState, multi_contact_force_acceleration, multi_contact_impulse_velocity
-from regcontact.rigid.references import RigidReferences, rigid_references
+from regcontact.convergence import DRIFT_TOLERANCE, MIN_TAIL_POINTS, ROUNDOFF_FACTOR, TAIL_DECADES, analyse
+from regcontact.rigid.references import MultiContactReferences, RigidReferences, rigid_references
 from regcontact.studies import config as cfg
 from regcontact.studies.study_result import StudyResult
 from regcontact.studies.system_config import (
@@ -43,8 +43,6 @@ from regcontact.studies.system_config import (
     system_from_config,
     system_kind,
 )
-from regcontact.systems.rod import PainleveRod
-from regcontact.systems.system import AbstractSystem
 
 __all__ = ["KIND", "TABLE_COLUMNS", "build_cases", "check", "run", "schema", "swept_systems"]
 
@@ -183,6 +181,7 @@ TABLE_COLUMNS = [
     "paper_int_lambda_t",
     "impulse_velocity_n",
     "impulse_velocity_t",
+    *(f"impulse_velocity_{part}_{i}" for i in (1, 2) for part in ("n", "t")),
     "distance_to_impulse_velocity",
     "termination",
     "n_steps",
@@ -253,37 +252,6 @@ def _paper_values(config: dict[str, Any], alpha: float) -> dict[str, float]:
     return values
 
 
-def _references(system: AbstractSystem, options: dict[str, Any]) -> RigidReferences | None:
-    """The rigid references at the system's initial state; for one contact only (Preclik & Rüde's three
-    formulations), so ``None`` for a system with several contacts."""
-    return rigid_references(system, options) if isinstance(system, PainleveRod) else None
-
-
-def _references_json(system: AbstractSystem, reference: RigidReferences | None) -> dict[str, Any]:
-    """The rod's references; for another system every solution of the k-contact formulations at its initial
-    state (no reference is chosen: Preclik & Rüde's choice of Λ is made for one contact)."""
-    if reference is not None:
-        return reference.as_json()
-    state = MultiContactState.from_system(system)
-    document: dict[str, Any] = {
-        "note": "k-contact rigid solutions at the initial state (Leine & Brogliato Sec. 2); no reference impulse "
-        "is chosen for this system, so the rows have no distance to one",
-    }
-    for name, formulation in (
-        ("force_acceleration", multi_contact_force_acceleration),
-        ("impulse_velocity", multi_contact_impulse_velocity),
-    ):
-        try:
-            solutions = formulation(state)
-        except ValueError as error:  # e.g. a penetrating start: the formulation does not apply
-            document[f"{name}_solutions"] = f"not applicable: {error}"
-            continue
-        document[f"{name}_solutions"] = solutions.as_json()
-        if solutions.continua:
-            document[f"{name}_continua"] = [box.tolist() for box in solutions.continua]
-    return document
-
-
 def _integral_columns(integrals: np.ndarray, ok: bool) -> dict[str, float | None]:
     """``int_lambda_n``, ``int_lambda_t`` for one contact; ``int_lambda_n_i``, ``int_lambda_t_i`` for several.
     A failed run's integrals are not results: blank (``None``)."""
@@ -296,14 +264,168 @@ def _integral_columns(integrals: np.ndarray, ok: bool) -> dict[str, float | None
     return columns
 
 
-def _reference_columns(reference: RigidReferences | None, integrals: np.ndarray, ok: bool) -> dict[str, Any]:
+References = RigidReferences | MultiContactReferences
+
+
+def _reference_columns(reference: References, integrals: np.ndarray, ok: bool) -> dict[str, Any]:
     """The reference's columns; a failed run has no distance to it."""
-    if reference is None:
-        return {}
     columns = reference.columns(integrals)
     if not ok and "distance_to_impulse_velocity" in columns:
         columns["distance_to_impulse_velocity"] = None
     return columns
+
+
+# -- convergence to the rigid references -----------------------------------------------------------------------
+
+#: Decades of δt below the smallest listed one over which the time-stepping solution's own δt → 0 trend is taken.
+TREND_DECADES = 3
+#: The rigid LCP solutions are exact to round-off: their δt trend is judged at this relative tolerance.
+LCP_RTOL = 1e-12
+
+
+def _trend_steps(listed: list[float]) -> list[float]:
+    """The listed steps and ``TREND_DECADES`` decades below the smallest, largest first."""
+    smallest = min(listed)
+    return sorted({*map(float, listed), *(smallest * 10.0**-j for j in range(1, TREND_DECADES + 1))}, reverse=True)
+
+
+def _system_convergence(
+    alpha: np.ndarray, integrals: np.ndarray, reference: References, config: dict[str, Any]
+) -> dict[str, Any]:
+    """Per reference: order, fit, limit, its distance and warnings (:func:`~regcontact.convergence.analyse`)."""
+    rtol, atol = config["solver"]["rtol"], config["solver"]["atol"]
+    shape = integrals.shape[1:]
+    entry: dict[str, Any] = {}
+    if reference.impulse is None:
+        entry["impulse_velocity"] = {"reference": None, "warnings": [f"no reference: {reference.impulse_rule}"]}
+    else:
+        impulse = np.reshape(reference.impulse, shape)
+        entry["impulse_velocity"] = analyse(alpha, integrals, impulse, rtol, atol).as_json()
+    listed = config["references"]["time_stepping_dt"]
+    if not listed:
+        return entry
+    entry["time_stepping"] = {}
+    for dt in listed:
+        step, rule = reference.time_stepping_impulse(dt)
+        if step is None:
+            entry["time_stepping"][repr(float(dt))] = {"reference": None, "warnings": [f"no reference: {rule}"]}
+        else:
+            entry["time_stepping"][repr(float(dt))] = analyse(
+                alpha, integrals, np.reshape(step, shape), rtol, atol
+            ).as_json()
+    if reference.impulse is not None:
+        steps = _trend_steps(listed)
+        chosen = [reference.time_stepping_impulse(dt) for dt in steps]
+        kept = [(dt, step) for dt, (step, _) in zip(steps, chosen) if step is not None]
+        if len(kept) < 2:
+            entry["time_stepping_trend"] = {"warnings": ["fewer than two time steps with a chosen solution: no trend"]}
+        else:
+            dts = np.array([dt for dt, _ in kept])
+            trend = analyse(
+                1.0 / dts, [np.reshape(step, shape) for _, step in kept], np.reshape(reference.impulse, shape), LCP_RTOL
+            )
+            document = trend.as_json()
+            document["dt"] = dts.tolist()
+            document["fit_dt_range"] = (
+                None if trend.fit is None else sorted((1.0 / np.array(trend.fit.alpha_range)).tolist())
+            )
+            entry["time_stepping_trend"] = document
+    return entry
+
+
+def _convergence(
+    config: dict[str, Any],
+    labels: list[dict[str, Any]],
+    force_integrals: np.ndarray,
+    ok: np.ndarray,
+    references: list[References],
+    axes: list[str],
+    systems: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """The ``"convergence"`` entry of ``results.json``: for each swept system and each rigid reference, how the
+    force integrals approach it as α grows (failed runs left out, with a warning)."""
+    per_system = len(config["sweep"]["alpha"])
+    entries = []
+    for j, (system, reference) in enumerate(zip(systems, references)):
+        cases = range(j * per_system, (j + 1) * per_system)
+        good = [i for i in cases if ok[i]]
+        if not good:
+            entries.append({"system": {k: system[k] for k in axes}, "warnings": ["every run failed: no convergence"]})
+            continue
+        alpha = np.array([labels[i]["alpha"] for i in good])
+        integrals = np.array([np.reshape(force_integrals[i], (-1, 2)) for i in good])
+        if integrals.shape[1:] == (1, 2):
+            integrals = integrals[:, 0]
+        entry = {"system": {k: system[k] for k in axes}, **_system_convergence(alpha, integrals, reference, config)}
+        if len(good) < per_system:
+            left_out = ", ".join(f"{labels[i]['alpha']:g}" for i in cases if not ok[i])
+            entry["warnings"] = [f"failed runs left out: α = {left_out}"]
+        entries.append(entry)
+    document: dict[str, Any] = {
+        "distance": "max-norm over every contact's (n, t) of the force integrals minus the reference",
+        "tail_rule": f"last {TAIL_DECADES:g} decades of α (at least {MIN_TAIL_POINTS} points)",
+        "drift_tolerance": DRIFT_TOLERANCE,
+        "roundoff_floor": f"{ROUNDOFF_FACTOR:g} (rtol · size + atol), size = the largest |reference| or |integral|",
+        "time_stepping_trend_dt": "the listed δt and " + f"{TREND_DECADES} decades below the smallest",
+        "systems": entries,
+    }
+    if config["termination"]["time_limit"] != "contact_time":
+        document["note"] = (
+            f"the runs end at a fixed time ({config['termination']['time_limit']:g}), not after the impulsive "
+            "phase: the integrals include the forces after it and need not tend to an impulse"
+        )
+    return document
+
+
+def _number(value: float) -> str:
+    """``1e5``, ``0.01``, ``2.5e-7``: short, for α and δt."""
+    return f"{value:.3g}".replace("e+0", "e").replace("e+", "e").replace("e-0", "e-")
+
+
+def _vector(values: Any) -> str:
+    flat = np.ravel(values)
+    return "(" + ", ".join(f"{v:.6g}" for v in flat) + ")"
+
+
+def _reference_line(name: str, entry: dict[str, Any], variable: str = "α") -> list[str]:
+    """``impulse_velocity Λ = (…): order 0.503 over α 1e5…1e8 (residual …); limit (…), 2.1e-06 from it``."""
+    if entry.get("reference") is None:
+        return [f"  {name}: " + "; ".join(entry["warnings"])]
+    head = f"  {name} {_vector(entry['reference'])}: "
+    if entry["order"] is None:
+        head += "no order"
+    else:
+        low, high = entry["fit_dt_range"] if variable == "δt" else entry["fit_alpha_range"]
+        head += f"order {entry['order']:.3f} in {variable} over {variable} {_number(low)}…{_number(high)} "
+        head += f"(fit residual {entry['fit_residual']:.1e} decades)"
+    if entry["limit"] is not None:
+        head += f"; limit {_vector(entry['limit'])}, {entry['distance_of_limit']:.1e} from it"
+    return [head, *(f"    warning: {warning}" for warning in entry["warnings"])]
+
+
+def _convergence_lines(convergence: dict[str, Any]) -> list[str]:
+    """The convergence block ``regcontact run`` prints after the table."""
+    lines = [
+        "convergence as α → ∞ (d = max-norm distance of the force integrals to the reference, d ∝ α^-order fitted "
+        f"over the {convergence['tail_rule']}; limit extrapolated with that order from the last two α):"
+    ]
+    for entry in convergence["systems"]:
+        if entry["system"]:
+            lines.append("system " + ", ".join(f"{k}={v:g}" for k, v in entry["system"].items()) + ":")
+        lines += [f"  warning: {warning}" for warning in entry.get("warnings", [])]
+        if "impulse_velocity" in entry:
+            lines += _reference_line("impulse_velocity Λ =", entry["impulse_velocity"])
+        for dt, step in entry.get("time_stepping", {}).items():
+            lines += _reference_line(f"time_stepping δt = {_number(float(dt))}, δt·λ̃ =", step)
+        if "time_stepping_trend" in entry:
+            trend = entry["time_stepping_trend"]
+            if "order" in trend:
+                lines += _reference_line("time stepping δt·λ̃ → Λ as δt → 0, Λ =", trend, "δt")
+            else:
+                lines += [f"  time stepping as δt → 0: {'; '.join(trend['warnings'])}"]
+    if "note" in convergence:
+        lines.append(f"note: {convergence['note']}")
+    return lines
 
 
 def _failure_line(row: dict[str, Any], axes: list[str]) -> str:
@@ -326,7 +448,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
     progress(f"{len(labels)} cases: {len(systems)} system(s) × {len(config['sweep']['alpha'])} values of α")
 
     built = [system_from_config(system) for system in systems]
-    references = [_references(system, config["references"]) for system in built]
+    references = [rigid_references(system, config["references"]) for system in built]
     devices = sweep_devices()
     runs, timings = sweep(
         cases, settings, chunk_size=config["sweep"]["chunk_size"], progress=progress, devices=devices, progress_bar=True
@@ -374,6 +496,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
             )
 
     failed = [row for row in rows if row["termination"] == "failed"]
+    convergence = _convergence(config, labels, runs.force_integrals, runs.ok, references, axes, systems)
     return StudyResult(
         name=config["study"]["name"],
         kind=KIND,
@@ -381,12 +504,12 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
         references=(
             {
                 "systems": [
-                    {"system": {k: system[k] for k in axes}, **_references_json(body, reference)}
-                    for system, body, reference in zip(systems, built, references)
+                    {"system": {k: system[k] for k in axes}, **reference.as_json()}
+                    for system, reference in zip(systems, references)
                 ]
             }
             if axes
-            else _references_json(built[0], references[0])
+            else references[0].as_json()
         ),
         solver_statistics={
             "solver": settings.solver,
@@ -399,6 +522,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
         },
         timings={"compile_s": timings.compile_s, "solve_s": timings.run_s},
         failures=[_failure_line(row, axes) for row in failed],
-        extra={"partial_results": partial} if partial else {},
+        summary=_convergence_lines(convergence),
+        extra={"convergence": convergence, **({"partial_results": partial} if partial else {})},
         device=describe_devices(devices),
     )

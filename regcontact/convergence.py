@@ -1,0 +1,223 @@
+"""Convergence of force integrals to a rigid reference as α → ∞: observed order, extrapolated limit, warnings.
+
+Given the stiffness multipliers ``α`` of one system's sweep, the force integrals ``∫λ`` at each (any shape per
+α: ``(2,)`` for one contact, ``(k, 2)`` for ``k``) and a reference ``Λ`` of the same shape, :func:`analyse`
+computes
+
+- the distances ``d(α) = max |∫λ(α) − Λ|`` (max-norm over every contact's ``(n, t)``);
+- the observed order ``p`` of ``d ∝ α^(−p)``: a least-squares line through ``(log α, log d)`` over the **tail**,
+  the points with ``α ≥ α_max / 10^TAIL_DECADES`` (the last three decades), or the last ``MIN_TAIL_POINTS`` = 3
+  points if fewer lie there; points at round-off (below) are left out first. The fit's α range and its residual
+  (root mean square of the ``log₁₀ d`` residuals, in decades) come with it;
+- the local orders ``−Δ log d / Δ log α`` between neighbouring tail points; if they spread by more than
+  ``DRIFT_TOLERANCE`` = 0.1 the tail is **not yet asymptotic** (a warning);
+- a **round-off floor** ``ROUNDOFF_FACTOR · (rtol · s + atol)``, ``ROUNDOFF_FACTOR`` = 10, ``s`` the largest
+  entry of ``|Λ|`` and of every ``|∫λ|``: the integrals are solved to a relative ``rtol`` and an absolute ``atol``,
+  so a distance below it says only "equal within the solver's tolerance" and carries no rate (a warning; those
+  points are not fitted);
+- the **limit** extrapolated with that order from the last two points (Richardson): with
+  ``∫λ(α) = L + C α^(−p)`` and ``ρ = (α_{m−1}/α_m)^p``, ``L = (∫λ_m − ρ ∫λ_{m−1}) / (1 − ρ)``, entry by entry,
+  and its max-norm distance to ``Λ``. When the distances to this reference do not fall (``p < MIN_ORDER`` =
+  0.1: the integrals approach something else) the limit is extrapolated with the reference-free order of the
+  successive differences ``|∫λ_j − ∫λ_{j−1}|`` instead (a warning says so): its distance to ``Λ`` is then how
+  far this reference sits from the compliant limit.
+
+The same fit gives an order in ``δt`` (pass ``1/δt`` as ``α``): see :func:`fit_order`. Pure numpy.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+__all__ = [
+    "DRIFT_TOLERANCE",
+    "MIN_ORDER",
+    "MIN_TAIL_POINTS",
+    "ROUNDOFF_FACTOR",
+    "TAIL_DECADES",
+    "Convergence",
+    "OrderFit",
+    "analyse",
+    "distances",
+    "extrapolate",
+    "fit_order",
+    "roundoff_floor",
+]
+
+#: The tail: the points within this many decades of the largest α.
+TAIL_DECADES = 3.0
+#: ...but at least this many points (if there are that many).
+MIN_TAIL_POINTS = 3
+#: Largest spread of the local orders in the tail for it to count as asymptotic.
+DRIFT_TOLERANCE = 0.1
+#: Distances below this many times the solver's tolerance (``rtol · size + atol``) are at round-off.
+ROUNDOFF_FACTOR = 10.0
+#: Below this order the distances are not falling: the integrals do not approach the reference.
+MIN_ORDER = 0.1
+
+
+@dataclasses.dataclass(frozen=True)
+class OrderFit:
+    """A least-squares line ``log d = c − p log α`` over the tail: ``order`` ``p``, the α range fitted,
+    ``residual`` (rms of the ``log₁₀ d`` residuals, in decades) and the ``local_orders`` between neighbours."""
+
+    order: float
+    alpha_range: tuple[float, float]
+    residual: float
+    local_orders: tuple[float, ...]
+
+    @property
+    def drift(self) -> float:
+        """Spread of the local orders (0 with fewer than two)."""
+        return float(np.ptp(self.local_orders)) if len(self.local_orders) > 1 else 0.0
+
+
+def distances(integrals: ArrayLike, reference: ArrayLike) -> NDArray[np.float64]:
+    """``max |∫λ − Λ|`` per α, over every contact and component (``integrals``: ``(m, …)``, ``reference``: ``(…)``)."""
+    integrals = np.asarray(integrals, dtype=float)
+    difference = integrals - np.asarray(reference, dtype=float)[None]
+    return np.abs(difference.reshape(len(integrals), -1)).max(axis=1)
+
+
+def roundoff_floor(integrals: ArrayLike, reference: ArrayLike, rtol: float, atol: float) -> float:
+    """``ROUNDOFF_FACTOR · (rtol · s + atol)``, ``s`` the largest entry of ``|Λ|`` and of every ``|∫λ|``."""
+    size = max(float(np.max(np.abs(reference), initial=0.0)), float(np.max(np.abs(integrals), initial=0.0)))
+    return ROUNDOFF_FACTOR * (rtol * size + atol)
+
+
+def _tail(alpha: NDArray[np.float64]) -> NDArray[np.bool_]:
+    """The points within ``TAIL_DECADES`` of the largest α, or the last ``MIN_TAIL_POINTS`` (α sorted)."""
+    inside = np.log10(alpha) >= np.log10(alpha[-1]) - TAIL_DECADES
+    if inside.sum() < MIN_TAIL_POINTS:
+        inside[-MIN_TAIL_POINTS:] = True
+    return inside
+
+
+def fit_order(alpha: ArrayLike, distance: ArrayLike) -> OrderFit | None:
+    """The order ``p`` of ``d ∝ α^(−p)`` over the tail of ``(alpha, distance)`` (α increasing, every ``d > 0``);
+    ``None`` with fewer than two points."""
+    alpha, distance = np.asarray(alpha, dtype=float), np.asarray(distance, dtype=float)
+    if len(alpha) < 2:
+        return None
+    tail = _tail(alpha)
+    x, y = np.log10(alpha[tail]), np.log10(distance[tail])
+    slope, intercept = np.polyfit(x, y, 1)
+    residual = float(np.sqrt(np.mean((y - (intercept + slope * x)) ** 2)))
+    local = tuple(float(-s) for s in np.diff(y) / np.diff(x))
+    return OrderFit(float(-slope), (float(alpha[tail][0]), float(alpha[tail][-1])), residual, local)
+
+
+def extrapolate(alpha: ArrayLike, integrals: ArrayLike, order: float) -> NDArray[np.float64]:
+    """Richardson's limit from the last two points, ``(∫λ_m − ρ ∫λ_{m−1}) / (1 − ρ)``, ``ρ = (α_{m−1}/α_m)^p``."""
+    alpha, integrals = np.asarray(alpha, dtype=float), np.asarray(integrals, dtype=float)
+    ratio = (alpha[-2] / alpha[-1]) ** order
+    return (integrals[-1] - ratio * integrals[-2]) / (1.0 - ratio)
+
+
+@dataclasses.dataclass(frozen=True)
+class Convergence:
+    """How one system's integrals approach one reference (see the module docstring); ``None`` where undefined."""
+
+    reference: NDArray[np.float64]
+    alpha: NDArray[np.float64]
+    distances: NDArray[np.float64]
+    roundoff_floor: float
+    fit: OrderFit | None
+    limit: NDArray[np.float64] | None
+    limit_order: float | None
+    warnings: tuple[str, ...]
+
+    @property
+    def order(self) -> float | None:
+        return None if self.fit is None else self.fit.order
+
+    @property
+    def distance_of_limit(self) -> float | None:
+        if self.limit is None:
+            return None
+        return float(np.max(np.abs(self.limit - self.reference)))
+
+    def as_json(self) -> dict[str, Any]:
+        """``order``, ``fit_alpha_range``, ``fit_residual``, ``limit``, ``distance_of_limit``, ``warnings`` and
+        the data behind them."""
+        return {
+            "reference": self.reference.tolist(),
+            "order": self.order,
+            "fit_alpha_range": None if self.fit is None else list(self.fit.alpha_range),
+            "fit_residual": None if self.fit is None else self.fit.residual,
+            "local_orders": None if self.fit is None else list(self.fit.local_orders),
+            "limit": None if self.limit is None else self.limit.tolist(),
+            "limit_order": self.limit_order,
+            "distance_of_limit": self.distance_of_limit,
+            "warnings": list(self.warnings),
+            "alpha": self.alpha.tolist(),
+            "distances": self.distances.tolist(),
+            "roundoff_floor": self.roundoff_floor,
+        }
+
+
+def _difference_order(alpha: NDArray[np.float64], integrals: NDArray[np.float64], floor: float) -> float | None:
+    """The reference-free order: ``|∫λ_j − ∫λ_{j−1}| ∝ α_j^(−p)`` (exact for a geometric α grid)."""
+    steps = np.abs(integrals[1:] - integrals[:-1]).reshape(len(integrals) - 1, -1).max(axis=1)
+    keep = steps > floor
+    fit = fit_order(alpha[1:][keep], steps[keep])
+    return None if fit is None else fit.order
+
+
+def analyse(
+    alpha: ArrayLike, integrals: ArrayLike, reference: ArrayLike, rtol: float, atol: float = 0.0
+) -> Convergence:
+    """Distances, order, limit and warnings of ``integrals`` (``(m, …)``, one per ``alpha``) towards ``reference``.
+
+    ``rtol``, ``atol``: the tolerances the integrals were solved to (they set the round-off floor).
+    """
+    alpha, integrals = np.asarray(alpha, dtype=float), np.asarray(integrals, dtype=float)
+    reference = np.asarray(reference, dtype=float)
+    order = np.argsort(alpha)
+    alpha, integrals = alpha[order], integrals[order]
+    d = distances(integrals, reference)
+    floor = roundoff_floor(integrals, reference, rtol, atol)
+    warnings: list[str] = []
+
+    above = d > floor
+    tail = _tail(alpha) if len(alpha) else np.zeros(0, dtype=bool)
+    if np.any(~above & tail):
+        warnings.append(
+            f"round-off: {int(np.sum(~above & tail))} tail distance(s) ≤ {floor:.1e} = {ROUNDOFF_FACTOR:g} (rtol·size "
+            "+ atol): equal to the reference within the solver's tolerance, not fitted"
+        )
+    fit = fit_order(alpha[above], d[above])
+    if fit is None:
+        warnings.append(f"only {int(above.sum())} distance(s) above round-off: no order")
+    elif fit.order >= MIN_ORDER:  # a falling distance: is its tail asymptotic?
+        if len(fit.local_orders) < 2:
+            warnings.append("only two points fitted: no check that the tail is asymptotic")
+        elif fit.drift > DRIFT_TOLERANCE:
+            local = ", ".join(f"{p:.3f}" for p in fit.local_orders)
+            warnings.append(
+                f"not asymptotic: the local orders ({local}) spread by {fit.drift:.3f} > {DRIFT_TOLERANCE:g}"
+            )
+
+    limit, limit_order = None, None
+    if fit is not None and fit.order >= MIN_ORDER:
+        limit_order = fit.order
+    elif len(alpha) >= 2:
+        if fit is not None:
+            warnings.append(
+                f"the distances do not fall (order {fit.order:.3f} < {MIN_ORDER:g}): the integrals approach another "
+                "limit; extrapolated with the order of their successive differences"
+            )
+        limit_order = _difference_order(alpha, integrals, floor)
+        if limit_order is None or limit_order < MIN_ORDER:
+            limit_order = None
+            if np.all(~above[-2:]):
+                limit = integrals[-1]  # converged to round-off: the last integrals are the limit
+            else:
+                warnings.append("the integrals do not settle: no limit extrapolated")
+    if limit_order is not None:
+        limit = extrapolate(alpha, integrals, limit_order)
+    return Convergence(reference, alpha, d, floor, fit, limit, limit_order, tuple(warnings))
