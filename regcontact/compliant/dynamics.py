@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import equinox as eqx
 import jax.numpy as jnp
-from jaxtyping import Array, Float
+from jaxtyping import Array, ArrayLike, Float
 
 from regcontact.contact.friction_laws import AbstractFrictionLaw
 from regcontact.contact.normal_laws import AbstractNormalLaw
@@ -79,7 +79,7 @@ def contact_forces(args: CompliantSystem, q: Float[Array, " n"], v: Float[Array,
     return jnp.stack([normal, tangential], axis=-1)
 
 
-def vector_field(t: Float[Array, ""], state: CompliantState, args: CompliantSystem) -> CompliantState:
+def vector_field(t: ArrayLike, state: CompliantState, args: CompliantSystem) -> CompliantState:
     """``d(state)/dt`` of the compliant system."""
     system = args.system
     forces = contact_forces(args, state.q, state.v)

@@ -19,6 +19,7 @@ import math
 import sys
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import diffrax
 import equinox as eqx
@@ -172,7 +173,7 @@ class CompliantRun(eqx.Module):
         return impulses.reshape(*impulses.shape[:-2], -1)
 
 
-def _status_index(result: diffrax.RESULTS) -> Int[Array, ""]:
+def _status_index(result: Any) -> Int[Array, ""]:
     """Index of ``result`` in :data:`SOLVER_STATUSES`; a code this list does not know maps to ``"unknown"``,
     never to success."""
     known = SOLVER_STATUSES[:-1]
@@ -207,7 +208,7 @@ def _diffeqsolve(
     if terminating or restarts:
         event = diffrax.Event(
             cond_fn=(terminating, tuple(restarts)),
-            root_finder=CrossingBisection(),
+            root_finder=CrossingBisection(),  # type: ignore[call-arg]  # equinox defaults mypy does not see
             direction=((True,) * len(terminating), (True,) * len(restarts)),
         )
     else:
@@ -352,6 +353,7 @@ def trajectory(
     sol = _diffeqsolve(
         args, jnp.asarray(0.0), initial_state(system), controls, settings, no_surfaces, diffrax.SaveAt(ts=ts)
     )
+    assert sol.ys is not None  # SaveAt(ts=...) always saves
     return sol.ys, _status_index(sol.result)
 
 

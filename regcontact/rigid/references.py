@@ -254,7 +254,7 @@ def rigid_references(system: Any, options: dict[str, Any]) -> RigidReferences | 
         impulse, rule = select_impulse(impulses, forces)
     mode = None
     if impulse is not None:  # Λ = 0 is returned as exact zeros, any other Λ is a solution's own reaction
-        mode = "opening" if not np.any(impulse) else next(s.mode for s in impulses if s.reaction is impulse)
+        mode = "opening" if not np.any(impulse) else next(s.mode for s in impulses or () if s.reaction is impulse)
     steps = {float(dt): time_stepping(state, float(dt)) for dt in options.get("time_stepping_dt", [])}
     return RigidReferences(
         force_acceleration=forces,

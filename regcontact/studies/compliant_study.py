@@ -15,6 +15,7 @@ from typing import Any
 import jax.numpy as jnp
 import jax.tree_util as jtu
 import numpy as np
+from jaxtyping import ArrayLike
 
 from regcontact.compliant.devices import describe_devices, sweep_devices
 from regcontact.compliant.outcome import END_MODES, classify
@@ -30,8 +31,8 @@ from regcontact.compliant.simulate import (
 from regcontact.compliant.switches import RESTART_SURFACES
 from regcontact.compliant.termination import EVENTS, contact_time
 from regcontact.contact.contact_model import ContactModel
-from regcontact.contact.friction_laws import FRICTION_LAWS
-from regcontact.contact.normal_laws import NORMAL_LAWS, AbstractJumpingNormalLaw
+from regcontact.contact.friction_laws import FRICTION_LAWS, AbstractFrictionLaw
+from regcontact.contact.normal_laws import NORMAL_LAWS, AbstractJumpingNormalLaw, AbstractNormalLaw
 from regcontact.convergence import DRIFT_TOLERANCE, MIN_TAIL_POINTS, ROUNDOFF_FACTOR, TAIL_DECADES, analyse
 from regcontact.rigid.references import MultiContactReferences, RigidReferences, rigid_references
 from regcontact.studies import config as cfg
@@ -51,14 +52,18 @@ KIND = "compliant_sweep"
 _PARAMETER_PARSERS = {"positive": cfg.positive, "nonnegative": cfg.nonnegative}
 
 
-def _law_fields(law: type, default: Callable[[str], float]) -> dict[str, cfg.Field]:
+#: A law class, as the config names it.
+Law = type[AbstractNormalLaw] | type[AbstractFrictionLaw]
+
+
+def _law_fields(law: Law, default: Callable[[str], float]) -> dict[str, cfg.Field]:
     return {
         name: cfg.Field(_PARAMETER_PARSERS[kind], default(name), f"{name}: a number ({kind})")
         for name, kind in law.PARAMETERS.items()
     }
 
 
-def _exponent_fields(law: type) -> dict[str, cfg.Field]:
+def _exponent_fields(law: Law) -> dict[str, cfg.Field]:
     return {name: cfg.Field(cfg.finite, law.EXPONENTS[name], f"α-exponent of {name}") for name in law.PARAMETERS}
 
 
@@ -226,7 +231,9 @@ def build_cases(config: dict[str, Any]) -> tuple[list[dict[str, Any]], Case]:
         for alpha in config["sweep"]["alpha"]:
             if termination["time_limit"] == "contact_time":
                 normal = contact.at_stiffness(alpha)[0]
-                stiffness = getattr(normal, type(normal).LINEAR_STIFFNESS)
+                name = type(normal).LINEAR_STIFFNESS
+                assert name is not None  # check() refuses a contact-time window for a law without one
+                stiffness = getattr(normal, name)
                 t_max = termination["contact_times"] * contact_time(built, stiffness)
             else:
                 t_max = termination["time_limit"]
@@ -252,7 +259,7 @@ def _paper_values(config: dict[str, Any], alpha: float) -> dict[str, float]:
     return values
 
 
-def _integral_columns(integrals: np.ndarray, ok: bool) -> dict[str, float | None]:
+def _integral_columns(integrals: ArrayLike, ok: bool) -> dict[str, float | None]:
     """``int_lambda_n``, ``int_lambda_t`` for one contact; ``int_lambda_n_i``, ``int_lambda_t_i`` for several.
     A failed run's integrals are not results: blank (``None``)."""
     pairs = np.asarray(integrals).reshape(-1, 2)
@@ -267,9 +274,9 @@ def _integral_columns(integrals: np.ndarray, ok: bool) -> dict[str, float | None
 References = RigidReferences | MultiContactReferences
 
 
-def _reference_columns(reference: References, integrals: np.ndarray, ok: bool) -> dict[str, Any]:
+def _reference_columns(reference: References, integrals: ArrayLike, ok: bool) -> dict[str, Any]:
     """The reference's columns; a failed run has no distance to it."""
-    columns = reference.columns(integrals)
+    columns: dict[str, Any] = dict(reference.columns(np.asarray(integrals)))
     if not ok and "distance_to_impulse_velocity" in columns:
         columns["distance_to_impulse_velocity"] = None
     return columns
@@ -336,14 +343,15 @@ def _system_convergence(
 def _convergence(
     config: dict[str, Any],
     labels: list[dict[str, Any]],
-    force_integrals: np.ndarray,
-    ok: np.ndarray,
+    force_integrals: ArrayLike,
+    ok: ArrayLike,
     references: list[References],
     axes: list[str],
     systems: list[dict[str, Any]],
 ) -> dict[str, Any]:
     """The ``"convergence"`` entry of ``results.json``: for each swept system and each rigid reference, how the
     force integrals approach it as α grows (failed runs left out, with a warning)."""
+    force_integrals, ok = np.asarray(force_integrals), np.asarray(ok)
     per_system = len(config["sweep"]["alpha"])
     entries = []
     for j, (system, reference) in enumerate(zip(systems, references)):

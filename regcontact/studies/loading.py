@@ -7,6 +7,7 @@ A study kind is a module with ``KIND``, ``schema(raw) -> schema``, ``check(confi
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -29,7 +30,7 @@ class LoadedStudy:
     notes: tuple[str, ...]
 
 
-def load_study(path: Path, overrides: list[str] = ()) -> LoadedStudy:
+def load_study(path: Path, overrides: Sequence[str] = ()) -> LoadedStudy:
     """Read, override and validate a study; raises :class:`ConfigError` on the first problem."""
     raw = read_toml(path)
     for assignment in overrides:
