@@ -18,6 +18,11 @@ integrators, one of :data:`SELECTION_RULES`:
 ``"least_energy"``
     the solution with the smallest kinetic energy ``½ v'ᵀ M v'`` after the step (Preclik Fig. 3: the sticking
     impulse minimises it); ties go to the smaller total normal impulse.
+
+Solutions tied on both criteria (a statically indeterminate contact set: the two-point rod landing flat, whose
+two ends can squeeze each other by opposite friction impulses at no cost) go to the smallest Euclidean norm of
+the reactions — no internal squeeze; the mode enumeration's minimum-norm point of such a continuum is one of the
+candidates.
 """
 
 from __future__ import annotations
@@ -60,7 +65,10 @@ def select_solution(
         if target is not None:
             return int(np.argmin([np.abs(np.asarray(r) - target).max() for r in reactions]))
     first, second = (impulse, energy) if rule != "least_energy" else (energy, impulse)
-    scale = max(np.abs(first).max(), 1e-300)
-    best = first.min()
-    ties = np.flatnonzero(first <= best + 1e-12 * scale)
-    return int(ties[np.argmin(second[ties])])
+    norms = np.array([np.linalg.norm(r) for r in reactions])
+    candidates = np.arange(count)
+    for criterion in (first, second):
+        values = criterion[candidates]
+        scale = max(np.abs(values).max(), 1e-300)
+        candidates = candidates[values <= values.min() + 1e-12 * scale]
+    return int(candidates[np.argmin(norms[candidates])])
