@@ -11,14 +11,32 @@ gravity gives the rescaled solutions (``docs/rigid.md``, "Units and scaling").
 
 For ``k`` contacts, :mod:`regcontact.rigid.multi_contact` has the same three formulations on a
 :class:`MultiContactState`, with a mode per contact (``docs/rigid.md``, "k contacts").
+
+Whole rigid motions of any system (``docs/rigid_trajectories.md``): :func:`moreau_jean` (time stepping with a
+selection rule among several solutions), :func:`gholami_time_stepping` (normal-impulse LCP, regularised
+friction) and :func:`event_driven` (index sets, located events); each returns a :class:`RigidTrajectory`.
 """
 
 from regcontact.rigid import lcp as lcp
+from regcontact.rigid.contact_modes import (
+    law_solutions_by_mode as law_solutions_by_mode,
+)
+from regcontact.rigid.event_driven import (
+    event_driven as event_driven,
+)
 from regcontact.rigid.force_acceleration import (
     force_acceleration as force_acceleration,
 )
+from regcontact.rigid.gholami import (
+    gholami_time_stepping as gholami_time_stepping,
+    normal_impulse_lcp_solutions as normal_impulse_lcp_solutions,
+)
 from regcontact.rigid.impulse_velocity import (
     impulse_velocity as impulse_velocity,
+)
+from regcontact.rigid.moreau_jean import (
+    moreau_jean as moreau_jean,
+    moreau_jean_step as moreau_jean_step,
 )
 from regcontact.rigid.multi_contact import (
     ContactLabel as ContactLabel,
@@ -44,6 +62,10 @@ from regcontact.rigid.references import (
     select_multi_contact_impulse as select_multi_contact_impulse,
     select_time_step as select_time_step,
 )
+from regcontact.rigid.selection_rules import (
+    SELECTION_RULES as SELECTION_RULES,
+    SelectionRule as SelectionRule,
+)
 from regcontact.rigid.solutions import (
     ContactMode as ContactMode,
     RigidSolution as RigidSolution,
@@ -57,4 +79,9 @@ from regcontact.rigid.time_stepping import (
     TimeSteppingConvergence as TimeSteppingConvergence,
     time_stepping as time_stepping,
     time_stepping_convergence as time_stepping_convergence,
+)
+from regcontact.rigid.trajectory import (
+    RigidEvent as RigidEvent,
+    RigidTrajectory as RigidTrajectory,
+    TrajectoryStatistics as TrajectoryStatistics,
 )

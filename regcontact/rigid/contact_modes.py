@@ -1,0 +1,140 @@
+"""Every solution of the planar Signorini–Coulomb law of ``k`` contacts, by enumerating contact modes.
+
+The same problem as the LCP enumeration behind :mod:`regcontact.rigid.multi_contact` (``u = G λ + b``, every
+contact with the full law), solved the fast way for trajectories, where it is solved once per time step. Each
+contact is in one of four modes, each fixing two linear equations and leaving inequalities to check:
+
+    F   λ_n = 0, λ_t = 0                    check u_n ≥ 0
+    T   u_n = 0, u_t = 0                    check λ_n ≥ 0, |λ_t| ≤ μ λ_n
+    S+  u_n = 0, λ_t = −μ λ_n               check λ_n ≥ 0, u_t ≥ 0
+    S−  u_n = 0, λ_t = +μ λ_n               check λ_n ≥ 0, u_t ≤ 0
+
+so the ``4^k`` mode combinations (4 for one contact, 16 for two) are ``4^k`` small linear systems, solved in one
+batched call, instead of the ``2^{4k}`` index sets of the LCP (16 for one contact, 256 for two). A combination
+whose system is singular (a statically indeterminate contact set: the two-point rod sticking flat) gets its
+minimum-norm solution, which is kept if it is consistent and admissible; that point represents the continuum.
+Solutions are collapsed onto distinct reactions and labelled exactly as the LCP enumeration labels them
+(``λ_n`` at round-off level: ``"F"``). If no combination gives a solution (it does not happen for a positive
+definite ``G``), the LCP enumeration is asked.
+
+numpy on the host: these are problems of 2–4 unknowns, once per step of a sequential integration; JAX dispatch
+would cost more than the arithmetic.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+from numpy.typing import NDArray
+
+from regcontact.rigid.multi_contact import ContactLabel, _law_solutions
+
+__all__ = ["law_solutions_by_mode"]
+
+_TEMPLATES: dict[tuple[float, ...], tuple[NDArray[np.int_], NDArray[np.float64], NDArray[np.float64]]] = {}
+
+
+def _templates(mu: NDArray[np.float64]) -> tuple[NDArray[np.int_], NDArray[np.float64], NDArray[np.float64]]:
+    """For the ``4^k`` mode combinations (``F…F`` first): the modes ``(4^k, k)`` as ``0, 1, 2, 3`` = ``F, T, S+,
+    S−``, which rows of the system are rows of ``G`` (``(4^k, 2k)``, 0/1) and the constant rows ``(4^k, 2k, 2k)``
+    (the ``λ = 0`` and ``λ_t = ∓μ λ_n`` rows); cached per ``μ``."""
+    key = tuple(float(m) for m in mu)
+    if key not in _TEMPLATES:
+        k = mu.shape[0]
+        combos = np.array(list(itertools.product(range(4), repeat=k)), dtype=int).reshape(-1, k)
+        rows_of_G = np.zeros((combos.shape[0], 2 * k))
+        constant = np.zeros((combos.shape[0], 2 * k, 2 * k))
+        for c, modes in enumerate(combos):
+            for i, mode in enumerate(modes):
+                n, t = 2 * i, 2 * i + 1
+                if mode == 0:
+                    constant[c, n, n] = constant[c, t, t] = 1.0
+                    continue
+                rows_of_G[c, n] = 1.0
+                if mode == 1:
+                    rows_of_G[c, t] = 1.0
+                else:
+                    constant[c, t, t] = 1.0
+                    constant[c, t, n] = mu[i] if mode == 2 else -mu[i]
+        _TEMPLATES[key] = (combos, rows_of_G, constant)
+    return _TEMPLATES[key]
+
+
+def law_solutions_by_mode(
+    G: NDArray[np.float64], b: NDArray[np.float64], mu: NDArray[np.float64], tol: float = 1e-9
+) -> list[tuple[NDArray[np.float64], tuple[ContactLabel, ...]]]:
+    """Every distinct reaction ``(k, 2)`` solving the law for ``u = G λ + b`` on all ``k`` contacts, with its
+    modes; the reactions are ordered by mode combination (``F…F`` first)."""
+    k = mu.shape[0]
+    combos, rows_of_G, constant = _templates(mu)
+    A = rows_of_G[:, :, None] * G + constant
+    r = -rows_of_G * b
+    norm_G = max(np.abs(G).sum(axis=1).max(), 1e-300)
+    norm_b = np.abs(b).max()
+    scale = np.abs(A).max(axis=(1, 2))
+    regular = np.abs(np.linalg.det(A / scale[:, None, None])) > 1e-12
+    if regular.all():
+        reactions = np.linalg.solve(A, r[..., None])[..., 0]
+    else:
+        reactions = np.full(r.shape, np.nan)
+        reactions[regular] = np.linalg.solve(A[regular], r[regular][..., None])[..., 0]
+        for c in np.flatnonzero(~regular):
+            x, *_ = np.linalg.lstsq(A[c], r[c], rcond=None)
+            if np.abs(A[c] @ x - r[c]).max() <= tol * (scale[c] * np.abs(x).max() + np.abs(r[c]).max()):
+                reactions[c] = x
+    admissible = _admissible(
+        reactions.reshape(-1, k, 2), (reactions @ G.T + b).reshape(-1, k, 2), combos, mu, norm_G, norm_b, tol
+    )
+    found = [reactions[c].reshape(k, 2) for c in np.flatnonzero(admissible)]
+    if not found:
+        return _law_solutions(G, b, mu, list(range(k)), [0] * k, tol)[0]
+    distinct: list[NDArray[np.float64]] = []
+    reaction_scale = norm_b / norm_G
+    for lam in found:
+        size_here = max(np.abs(lam).max(), reaction_scale, 1e-300)
+        if not any(np.abs(lam - other).max() <= 1e2 * tol * size_here for other in distinct):
+            distinct.append(lam)
+    return [(lam, _labels(lam, G, b, norm_G, norm_b, tol)) for lam in distinct]
+
+
+def _admissible(
+    lam: NDArray[np.float64],
+    u: NDArray[np.float64],
+    modes: NDArray[np.int_],
+    mu: NDArray[np.float64],
+    norm_G: float,
+    norm_b: float,
+    tol: float,
+) -> NDArray[np.bool_]:
+    """Which mode combinations' reactions ``(C, k, 2)`` (NaN: no solution) satisfy their inequalities (to
+    ``tol``), given the contact rates ``u`` ``(C, k, 2)``."""
+    size = np.abs(lam).max(axis=(1, 2))[:, None]
+    reaction_zero = tol * np.maximum(size, norm_b / norm_G)
+    rate_zero = tol * (norm_G * size + norm_b)
+    lam_n, lam_t, u_n, u_t = lam[..., 0], lam[..., 1], u[..., 0], u[..., 1]
+    ok = np.where(modes == 0, u_n >= -rate_zero, lam_n >= -reaction_zero)  # NaN compares False, quietly
+    ok &= (modes != 1) | (np.abs(lam_t) <= mu * lam_n + reaction_zero)
+    ok &= (modes != 2) | (u_t >= -rate_zero)
+    ok &= (modes != 3) | (u_t <= rate_zero)
+    return ok.all(axis=1) & np.isfinite(size[:, 0])
+
+
+def _labels(
+    lam: NDArray[np.float64], G: NDArray[np.float64], b: NDArray[np.float64], norm_G: float, norm_b: float, tol: float
+) -> tuple[ContactLabel, ...]:
+    """Modes as :mod:`regcontact.rigid.multi_contact` labels them: ``"F"`` below round-off ``λ_n``, ``"T"`` at
+    zero slip, else ``"S±"`` by the sign of ``u_t``."""
+    size = np.abs(lam).max()
+    reaction_zero = tol * max(size, norm_b / norm_G)
+    slip_zero = tol * (norm_G * size + norm_b)
+    u = (G @ lam.reshape(-1) + b).reshape(-1, 2)
+    labels: list[ContactLabel] = []
+    for i in range(lam.shape[0]):
+        if lam[i, 0] <= reaction_zero:
+            labels.append("F")
+        elif abs(u[i, 1]) <= slip_zero:
+            labels.append("T")
+        else:
+            labels.append("S+" if u[i, 1] > 0 else "S-")
+    return tuple(labels)
