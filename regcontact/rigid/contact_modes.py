@@ -84,7 +84,13 @@ def law_solutions_by_mode(
             if np.abs(A[c] @ x - r[c]).max() <= tol * (scale[c] * np.abs(x).max() + np.abs(r[c]).max()):
                 reactions[c] = x
     admissible = _admissible(
-        reactions.reshape(-1, k, 2), (reactions @ G.T + b).reshape(-1, k, 2), combos, mu, norm_G, norm_b, tol
+        np.asarray(reactions.reshape(-1, k, 2), dtype=np.float64),
+        np.asarray((reactions @ G.T + b).reshape(-1, k, 2), dtype=np.float64),
+        combos,
+        mu,
+        norm_G,
+        norm_b,
+        tol,
     )
     found = [reactions[c].reshape(k, 2) for c in np.flatnonzero(admissible)]
     if not found:

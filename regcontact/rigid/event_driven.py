@@ -44,7 +44,7 @@ numpy and scipy on the host: the contact problems have a few unknowns and the se
 from __future__ import annotations
 
 import time as clock
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -57,6 +57,7 @@ from regcontact.rigid.multi_contact import (
     multi_contact_impulse_velocity,
 )
 from regcontact.rigid.trajectory import (
+    EventKind,
     RigidEvent,
     RigidTrajectory,
     SystemSnapshots,
@@ -138,7 +139,7 @@ def event_driven(
             impulses.append(np.zeros((k, 2)))
         t, q, v = t_event, y[: q.shape[0]].copy(), y[q.shape[0] :].copy()
         if trigger is not None and trigger[0] != "impact":  # impacts are recorded at the restart, with the impulse
-            events.append(RigidEvent(t, trigger[0], trigger[1], np.zeros((k, 2)), segment_modes))
+            events.append(RigidEvent(t, cast(EventKind, trigger[0]), trigger[1], np.zeros((k, 2)), segment_modes))
     statistics = TrajectoryStatistics(
         steps=segments,
         lcp_solves=run.lcp_solves,

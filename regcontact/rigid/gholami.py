@@ -116,7 +116,7 @@ def gholami_time_stepping(
         solves += 1
         if outcome is None:  # Painlevé's inconsistency in the kinetic phase: the full Coulomb step
             reactions, v, step_modes, count = moreau_jean_step_arrays(
-                np.linalg.inv(M), force, W, gaps, v, mu, h, rule, tol
+                np.asarray(np.linalg.inv(M), dtype=np.float64), force, W, gaps, v, mu, h, rule, tol
             )
             solves, fallbacks = solves + 1, fallbacks + 1
         else:

@@ -38,7 +38,7 @@ def moreau_jean_step(
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], tuple[ContactLabel, ...], int]:
     """One step from ``state``: ``(impulses (k, 2), v', modes, number of solutions)``."""
     return moreau_jean_step_arrays(
-        np.linalg.inv(state.mass_matrix),
+        np.asarray(np.linalg.inv(state.mass_matrix), dtype=np.float64),
         state.applied_force,
         state.jacobian_matrix,
         state.gaps,
@@ -122,7 +122,7 @@ def moreau_jean(
         h = times[i + 1] - times[i]
         M, force, W, _, gaps = snapshots.arrays(q, v, times[i])
         reactions, v, step_modes, count = moreau_jean_step_arrays(
-            np.linalg.inv(M), force, W, gaps, v, snapshots.mu, h, rule, tol
+            np.asarray(np.linalg.inv(M), dtype=np.float64), force, W, gaps, v, snapshots.mu, h, rule, tol
         )
         q = q + h * v
         qs[i + 1], vs[i + 1], impulses[i] = q, v, reactions

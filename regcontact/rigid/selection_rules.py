@@ -43,7 +43,7 @@ def check_selection_rule(selection: str) -> SelectionRule:
     """``selection`` if it names a rule, else ``ValueError`` naming the parameter."""
     if selection not in SELECTION_RULES:
         raise ValueError(f"selection = {selection!r}: expected one of {', '.join(SELECTION_RULES)}")
-    return selection  # type: ignore[return-value]
+    return selection
 
 
 def select_solution(
