@@ -72,8 +72,9 @@ def contact_break_map(exponents=EXPONENTS, window: float = WINDOW_CONTACT_TIMES)
     cases = jax.tree_util.tree_map(lambda leaf: leaf[flat_index], base)
     exponent_law = cases.contact.normal_exponents
     exponent_law = type(exponent_law)(stiffness=jnp.asarray(e_k.reshape(-1)), damping=jnp.asarray(e_gamma.reshape(-1)))
-    contact = jax.tree_util.tree_map(lambda x: x, cases.contact)
-    contact = type(contact)(contact.normal, contact.friction, exponent_law, contact.friction_exponents)
+    contact = type(cases.contact)(
+        cases.contact.normal, cases.contact.friction, exponent_law, cases.contact.friction_exponents
+    )
     rod = jax.tree_util.tree_map(lambda leaf: leaf[0], base.system)
     stiffness = config["contact"]["normal"]["stiffness"] * alphas[flat_index] ** e_k.reshape(-1)
     t_max = window * np.asarray(contact_time(rod, jnp.asarray(stiffness)))
