@@ -19,6 +19,9 @@ The cases are issue 11's Table 1 rod family: the Sec. 2.1 rod with μ ∈ [1.4, 
 3. Whole-study overhead: ``regcontact run studies/stiffness_sweep.toml`` (96 cases) twice with a fresh
    compilation cache folder; total time against compile + solve from ``results.json``, and the second
    run's compile time (the persistent cache).
+4. Issue 11's target for the study layer: ``regcontact run studies/table1.toml`` swept over 20 μ × 20 φ₀ ×
+   25 α = 10,000 cases (400 rods), whole run against compile + solve (target: at most 2×).
+   ``--whole-study-only`` runs sections 3 and 4 alone.
 """
 
 from __future__ import annotations
@@ -159,17 +162,27 @@ def scipy_pool(parameters: list[dict[str, float]], processes: int) -> tuple[floa
 # -- whole-study overhead -------------------------------------------------------------------------------------
 
 
-def study_runs(config: str) -> list[dict]:
-    """``regcontact run CONFIG`` twice with a fresh compilation cache folder: wall time and results.json."""
+#: Section 4's sweep: the Table 1 study over 20 μ × 20 φ₀ × 25 α.
+TEN_THOUSAND = [
+    "sweep.mu={linspace=[1.4, 2.5, 20]}",
+    "sweep.phi0={linspace=[0.85, 1.2, 20]}",
+    "sweep.alpha={logspace=[3, 8, 25]}",
+]
+
+
+def study_runs(config: str, overrides: list[str] | None = None, count: int = 2) -> list[dict]:
+    """``regcontact run CONFIG`` ``count`` times with a fresh compilation cache folder: wall time and
+    results.json's timings."""
     cache = Path(tempfile.mkdtemp(prefix="regcontact-cache-"))
+    sets = [part for override in overrides or [] for part in ("--set", override)]
     rows = []
     try:
-        for _ in range(2):
+        for _ in range(count):
             out = Path(tempfile.mkdtemp(prefix="regcontact-out-"))
             env = {**os.environ, "PYTHONPATH": str(ROOT), "REGCONTACT_COMPILATION_CACHE": str(cache)}
             start = time.perf_counter()
             subprocess.run(
-                [sys.executable, "-m", "regcontact.cli", "run", config, "--out", str(out)],
+                [sys.executable, "-m", "regcontact.cli", "run", config, "--out", str(out), *sets],
                 env=env,
                 cwd=ROOT,
                 capture_output=True,
@@ -184,6 +197,27 @@ def study_runs(config: str) -> list[dict]:
     return rows
 
 
+def _study_line(label: str, row: dict) -> str:
+    solver = row["compile_s"] + row["solve_s"]
+    return (
+        f"   {label}: process {row['wall']:.1f} s, study {row['total_s']:.1f} s = compile "
+        f"{row['compile_s']:.2f} s + solve {row['solve_s']:.2f} s + the rest {row['total_s'] - solver:.1f} s "
+        f"(study / (compile + solve) = {row['total_s'] / solver:.2f})"
+    )
+
+
+def whole_studies() -> None:
+    """Sections 3 and 4: whole ``regcontact run`` commands against their compile + solve time."""
+    runs = study_runs("studies/stiffness_sweep.toml")
+    print("\n3. whole study: regcontact run studies/stiffness_sweep.toml (96 cases), fresh compilation cache")
+    for label, row in zip(["first run", "second run (cache warm)"], runs):
+        print(_study_line(label, row))
+    (row,) = study_runs("studies/table1.toml", TEN_THOUSAND, count=1)
+    print("\n4. whole study: regcontact run studies/table1.toml with " + " ".join(TEN_THOUSAND))
+    print("   (10,000 cases, 400 rods; fresh compilation cache; target: study ≤ 2 × (compile + solve))")
+    print(_study_line("run", row))
+
+
 def load_average() -> str:
     return " / ".join(f"{x:.1f}" for x in os.getloadavg())
 
@@ -192,6 +226,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small batches, one round: to check the script")
     parser.add_argument("--rounds", type=int, default=2, help="turns of the three set-ups (default 2)")
+    parser.add_argument("--whole-study-only", action="store_true", help="only sections 3 and 4 (whole runs)")
     parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--sizes", help=argparse.SUPPRESS)
     parser.add_argument("--repeats", type=int, default=5, help=argparse.SUPPRESS)
@@ -210,6 +245,10 @@ def main() -> None:
     print("Throughput benchmark: Table 1 rod family (μ 1.4–2.5, φ0 0.85–1.2, α 1e3–1e8), RadauIIA5 rtol 1e-10")
     print(f"machine: {machine()}; {cores} cores available to this process")
     print(f"load average (1/5/15 min) at the start: {load_average()}")
+    if options.whole_study_only:
+        whole_studies()
+        print(f"\nload average (1/5/15 min) at the end: {load_average()}")
+        return
 
     setups = ["1 core", "1 device", "all cores"]
     timings: dict[tuple[str, object], list[float]] = {}
@@ -268,15 +307,7 @@ def main() -> None:
         )
 
     if not options.quick:
-        runs = study_runs("studies/stiffness_sweep.toml")
-        print("\n3. whole study: regcontact run studies/stiffness_sweep.toml (96 cases), fresh compilation cache")
-        for label, row in zip(["first run", "second run (cache warm)"], runs):
-            solver = row["compile_s"] + row["solve_s"]
-            print(
-                f"   {label}: process {row['wall']:.1f} s, study {row['total_s']:.1f} s = compile "
-                f"{row['compile_s']:.2f} s + solve {row['solve_s']:.2f} s + the rest {row['total_s'] - solver:.1f} s "
-                f"(study / (compile + solve) = {row['total_s'] / solver:.1f})"
-            )
+        whole_studies()
     print(f"\nload average (1/5/15 min) at the end: {load_average()}")
 
 

@@ -16,6 +16,8 @@ An impulsive run that does not lift off is an impact without collision (PainlevÃ
 
 from __future__ import annotations
 
+import functools
+
 import jax
 import jax.numpy as jnp
 from jaxtyping import Array, Bool, Int
@@ -45,8 +47,12 @@ def _end_mode(case: Case, run: CompliantRun, lifted: Bool[Array, ""]) -> Int[Arr
     return jnp.where(lifted, 0, jnp.where(~loaded, 3, jnp.where(sticking, 1, 2)))
 
 
+@functools.partial(jax.jit, static_argnums=2)
 def classify(cases: Case, runs: CompliantRun, settings: SolveSettings) -> tuple[Bool[Array, " b"], Int[Array, " b"]]:
-    """``(impulsive, end_mode)`` for a batch of cases and their runs (codes index :data:`END_MODES`)."""
+    """``(impulsive, end_mode)`` for a batch of cases and their runs (codes index :data:`END_MODES`).
+
+    Jitted: one compilation for the batch (and JAX's persistent cache), where eager dispatch compiled every
+    operation for the batch's shape (10 s of a 50 s, 2,500-case study)."""
     lift_off = settings.events.index("contact_open") + 1 if "contact_open" in settings.events else -1
     lifted = runs.termination == lift_off
     normal_integral = jnp.sum(runs.state_end.impulses[..., 0], axis=-1)

@@ -455,6 +455,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
     impulsive, end_modes = (np.asarray(codes) for codes in classify(cases, runs, settings))
 
     events = ("time_limit", *settings.events)
+    t_max = np.asarray(cases.controls.t_max)  # on the host: indexing a device array per row dispatches per row
     rows, partial = [], []
     for i in range(built.size):
         label = built.label(i)
@@ -469,7 +470,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
             **_paper_values(config, label["alpha"]),
             **_reference_columns(reference, integrals, ok),
             "t_end": float(runs.t_end[i]),
-            "t_max": float(cases.controls.t_max[i]),
+            "t_max": float(t_max[i]),
             "termination": events[int(runs.termination[i])] if ok else "failed",
             "n_steps": int(runs.num_steps[i]),
             "n_accepted": int(runs.num_accepted_steps[i]),
