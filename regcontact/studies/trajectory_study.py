@@ -314,9 +314,20 @@ def _grid(horizon: dict[str, Any]) -> NDArray[np.float64]:
     return np.linspace(0.0, horizon["t_end"], count + 1)
 
 
+#: A contact's run-length encoding longer than this is shortened in the table (chatter), its count kept.
+MAX_RUNS_SHOWN = 6
+
+
+def _runs_text(labels: NDArray[np.str_]) -> str:
+    runs = run_length(labels)
+    if len(runs) > MAX_RUNS_SHOWN:
+        return ", ".join(runs[: MAX_RUNS_SHOWN - 2]) + f", … ({len(runs)} runs)"
+    return ", ".join(runs)
+
+
 def _mode_text(modes: NDArray[np.str_]) -> str:
-    """``T, S-`` for one contact; ``1: F, T | 2: F, S+`` for several."""
-    columns = [", ".join(run_length(modes[:, c])) for c in range(modes.shape[1])]
+    """``T, S-`` for one contact; ``1: F, T | 2: F, S+`` for several; a long chatter shortened."""
+    columns = [_runs_text(modes[:, c]) for c in range(modes.shape[1])]
     return columns[0] if len(columns) == 1 else " | ".join(f"{c + 1}: {text}" for c, text in enumerate(columns))
 
 
