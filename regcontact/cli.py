@@ -123,7 +123,7 @@ def _run(args: argparse.Namespace) -> int:
     _print_result(result, loaded)
     if isinstance(written, OSError):
         return _write_elsewhere(result, loaded.config, out_dir, written)
-    print(f"wrote {written[0]} and {written[1]}")
+    print(f"wrote {', '.join(map(str, written[:-1]))} and {written[-1]}")
     return 1 if result.failures else 0
 
 
@@ -143,7 +143,8 @@ def _print_result(result, loaded) -> None:
     from regcontact.studies.study_result import format_table
 
     study = loaded.config["study"]
-    columns = [c for c in loaded.kind.TABLE_COLUMNS if c in result.columns]
+    keys = [column for axis in result.grid or [] for column in axis.columns]  # a sweep's swept keys first
+    columns = keys + [c for c in loaded.kind.TABLE_COLUMNS if c in result.columns and c not in keys]
     print(f"{study['name']}: {study.get('description', '')}".rstrip(": "))
     print(format_table(result, columns))
     for line in result.summary:
@@ -154,7 +155,7 @@ def _print_result(result, loaded) -> None:
         print(f"note: {note}")
 
 
-def _write(result, config, out_dir: Path) -> tuple[Path, Path] | OSError:
+def _write(result, config, out_dir: Path) -> tuple[Path, ...] | OSError:
     """The paths written, or the error that stopped the writing (the table is printed either way)."""
     from regcontact.studies.study_result import write_results
 

@@ -8,11 +8,9 @@ time-stepping LCP (Sec. 4). All cases run in one vmapped, jitted call (chunked).
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 from typing import Any
 
-import jax.numpy as jnp
 import jax.tree_util as jtu
 import numpy as np
 from jaxtyping import ArrayLike
@@ -24,28 +22,24 @@ from regcontact.compliant.simulate import (
     IMPLICIT_SOLVERS,
     SOLVER_STATUSES,
     Case,
-    Controls,
+    CompliantRun,
     SolveSettings,
     sweep,
 )
 from regcontact.compliant.switches import RESTART_SURFACES
-from regcontact.compliant.termination import EVENTS, contact_time
-from regcontact.contact.contact_model import ContactModel
+from regcontact.compliant.termination import EVENTS
 from regcontact.contact.friction_laws import FRICTION_LAWS, AbstractFrictionLaw
 from regcontact.contact.normal_laws import NORMAL_LAWS, AbstractJumpingNormalLaw, AbstractNormalLaw
 from regcontact.convergence import DRIFT_TOLERANCE, MIN_TAIL_POINTS, ROUNDOFF_FACTOR, TAIL_DECADES, analyse
 from regcontact.rigid.references import MultiContactReferences, RigidReferences, rigid_references
 from regcontact.studies import config as cfg
+from regcontact.studies.compliant_cases import SweepCases, sweep_cases
+from regcontact.studies.grid_dataset import GridAxis
 from regcontact.studies.study_result import StudyResult
-from regcontact.studies.system_config import (
-    SYSTEM_KINDS,
-    initial_penetration,
-    kind_fields,
-    system_from_config,
-    system_kind,
-)
+from regcontact.studies.sweep_plan import ALPHA, SweepPlan, column_name, plan_sweep, sweep_fields
+from regcontact.studies.system_config import SYSTEM_KINDS, kind_fields, system_kind
 
-__all__ = ["KIND", "TABLE_COLUMNS", "build_cases", "check", "run", "schema", "swept_systems"]
+__all__ = ["KIND", "TABLE_COLUMNS", "build_cases", "check", "plan", "run", "schema"]
 
 KIND = "compliant_sweep"
 
@@ -68,18 +62,15 @@ def _exponent_fields(law: Law) -> dict[str, cfg.Field]:
 
 
 def schema(raw: dict[str, Any]) -> dict[str, Any]:
-    """The schema of a compliant sweep; the tables of law parameters depend on the laws the config names."""
+    """The schema of a compliant sweep; the tables of law parameters depend on the laws the config names, and
+    ``[sweep]`` takes every sweepable key of the others (:mod:`regcontact.studies.sweep_plan`)."""
     contact = raw.get("contact", {}) if isinstance(raw.get("contact", {}), dict) else {}
     normal_name = contact.get("normal_law", "spring_damper")
     friction_name = contact.get("friction_law", "viscous_coulomb")
     normal = NORMAL_LAWS.get(normal_name, next(iter(NORMAL_LAWS.values())))
     friction = FRICTION_LAWS.get(friction_name, next(iter(FRICTION_LAWS.values())))
     kind = system_kind(raw)
-    sweep_axes = {
-        name: cfg.Field(cfg.values_of(field.parse, "values"), None, f"values of system.{name} to sweep")
-        for name, field in SYSTEM_KINDS[kind].fields.items()
-    }
-    return {
+    single = {
         "study": cfg.study_fields(KIND),
         "system": kind_fields(kind),
         "contact": {
@@ -89,15 +80,6 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
             "friction": _law_fields(friction, lambda name: 1.0),
             "normal_exponents": _exponent_fields(normal),
             "friction_exponents": _exponent_fields(friction),
-        },
-        "sweep": {
-            "alpha": cfg.Field(
-                cfg.values_of(cfg.positive, "positive numbers"), cfg.REQUIRED, "a non-empty list of α > 0, or a range"
-            ),
-            "chunk_size": cfg.Field(
-                cfg.positive_int, None, "cases per vmapped call (default: automatic, from the devices and their memory)"
-            ),
-            **sweep_axes,
         },
         "solver": {
             "name": cfg.Field(cfg.choice(*IMPLICIT_SOLVERS), "RadauIIA5", "an implicit diffrax solver"),
@@ -130,23 +112,57 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
             "int_lambda_t": cfg.Field(cfg.list_of(cfg.finite, 0, "numbers"), [], "paper's ∫λ_t per alpha"),
         },
     }
+    alpha = cfg.Field(
+        cfg.values_of(cfg.positive, "positive numbers"), cfg.REQUIRED, "a non-empty list of α > 0, or a range"
+    )
+    chunk_size = cfg.Field(
+        cfg.positive_int, None, "cases per vmapped call (default: automatic, from the devices and their memory)"
+    )
+    return {**single, "sweep": {**sweep_fields(single, alpha), "chunk_size": chunk_size}}
+
+
+def _pruned(table: dict[str, Any]) -> dict[str, Any]:
+    """A validated table of swept keys without the keys not swept (``None``) and the tables left empty."""
+    kept: dict[str, Any] = {}
+    for key, value in table.items():
+        if isinstance(value, dict):
+            value = _pruned(value)
+        if value is not None and value != {}:
+            kept[key] = value
+    return kept
+
+
+def plan(config: dict[str, Any]) -> SweepPlan:
+    """The axes of a validated compliant study's ``[sweep]``."""
+    return plan_sweep(config, schema(config))
 
 
 def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
     """Cross-field checks a per-key schema cannot express; returns notes on what was resolved.
 
-    A contact-time window needs a normal law with a linear stiffness (``LINEAR_STIFFNESS``); otherwise the time
-    limit must be given in time units. Restarting at ``contact`` needs a law with a touch-down jump.
+    ``[sweep]`` keeps only the keys that are swept, and its ``zip`` groups must name swept keys of equal
+    lengths. Every distinct system of the sweep passes its kind's check. A contact-time window needs a normal
+    law with a linear stiffness (``LINEAR_STIFFNESS``); otherwise the time limit must be given in time units.
+    Restarting at ``contact`` needs a law with a touch-down jump.
 
     The paper's values belong to the system written in the file. If ``--set`` changed a ``system.*`` key or the
     sweep runs over system parameters, they describe another system and are dropped, with a note.
     """
-    for system in swept_systems(config)[1]:
-        SYSTEM_KINDS[config["system"]["kind"]].check(system)
+    fixed = {key: config["sweep"][key] for key in (ALPHA, "chunk_size", "zip")}
+    config["sweep"] = {**fixed, **_pruned({k: v for k, v in config["sweep"].items() if k not in fixed})}
+    axes = plan(config)
+    system_keys = [key for key in axes.keys if key.startswith("system.")]
+    _, first = axes.distinct(system_keys)
+    columns = {key: axes.values(key) for key in system_keys}
+    kind_check = SYSTEM_KINDS[config["system"]["kind"]].check
+    for case in first:
+        kind_check({**config["system"], **{key[7:]: columns[key][case] for key in system_keys}})
     normal_law = config["contact"]["normal_law"]
-    if config["termination"]["time_limit"] == "contact_time" and NORMAL_LAWS[normal_law].LINEAR_STIFFNESS is None:
+    limit_key = "termination.time_limit"
+    limits = axes.values(limit_key) if axes.axis_of(limit_key) is not None else [config["termination"]["time_limit"]]
+    if "contact_time" in limits and NORMAL_LAWS[normal_law].LINEAR_STIFFNESS is None:
         raise cfg.ConfigError(
-            "termination.time_limit",
+            limit_key,
             "contact_time",
             f"a time > 0: the normal law {normal_law!r} has no linear stiffness k to define t_c = π √(m_n / k)",
         )
@@ -163,15 +179,11 @@ def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
         if paper[key] and len(paper[key]) != len(paper["alpha"]):
             raise cfg.ConfigError(f"paper.{key}", paper[key], f"{len(paper['alpha'])} numbers, one per paper.alpha")
     changed = [key for key in overridden if key.startswith("system.")]
-    changed += [f"sweep.{name}" for name in _system_keys(config) if config["sweep"][name] is not None]
+    changed += [f"sweep.{column_name(key)}" for key in system_keys]
     if changed and paper["alpha"]:
         config["paper"] = {**paper, "alpha": [], "int_lambda_n": [], "int_lambda_t": []}
         return [f"paper values not shown: they are for the file's system, and {', '.join(changed)} changed it"]
     return []
-
-
-def _system_keys(config: dict[str, Any]) -> list[str]:
-    return list(SYSTEM_KINDS[config["system"]["kind"]].fields)
 
 
 #: Columns printed by ``regcontact run`` (the CSV has them all); with several contacts the integrals of contact
@@ -198,50 +210,10 @@ TABLE_COLUMNS = [
 # -- building the batch --------------------------------------------------------------------------------------
 
 
-def _contact(contact: dict[str, Any]) -> ContactModel:
-    normal = NORMAL_LAWS[contact["normal_law"]]
-    friction = FRICTION_LAWS[contact["friction_law"]]
-    return ContactModel(
-        normal=normal(**contact["normal"]),
-        friction=friction(**contact["friction"]),
-        normal_exponents=normal(**contact["normal_exponents"]),
-        friction_exponents=friction(**contact["friction_exponents"]),
-    )
-
-
-def swept_systems(config: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
-    """The swept system keys and one full system table per combination of their values."""
-    axes = [name for name in _system_keys(config) if config["sweep"][name] is not None]
-    combos = itertools.product(*(config["sweep"][name] for name in axes))
-    return axes, [{**config["system"], **dict(zip(axes, values))} for values in combos]
-
-
-def _stack(trees: list) -> Any:
-    return jtu.tree_map(lambda *leaves: jnp.stack(leaves), *trees)
-
-
 def build_cases(config: dict[str, Any]) -> tuple[list[dict[str, Any]], Case]:
-    """One row of swept values per case (systems outer, α inner) and the batched :class:`Case`."""
-    axes, systems = swept_systems(config)
-    contact = _contact(config["contact"])
-    termination, solver = config["termination"], config["solver"]
-    labels, cases = [], []
-    for system in systems:
-        built = system_from_config(system)
-        for alpha in config["sweep"]["alpha"]:
-            if termination["time_limit"] == "contact_time":
-                normal = contact.at_stiffness(alpha)[0]
-                name = type(normal).LINEAR_STIFFNESS
-                assert name is not None  # check() refuses a contact-time window for a law without one
-                stiffness = getattr(normal, name)
-                t_max = termination["contact_times"] * contact_time(built, stiffness)
-            else:
-                t_max = termination["time_limit"]
-            controls = Controls(rtol=solver["rtol"], atol=solver["atol"], t_max=t_max)
-            depth = initial_penetration(system, alpha)
-            cases.append(Case(system=built, contact=contact, alpha=alpha, controls=controls, penetration=depth))
-            labels.append({"alpha": alpha, **{name: system[name] for name in axes}})
-    return labels, _stack(cases)
+    """One row of swept values per case (``alpha`` first; α varies fastest) and the batched :class:`Case`."""
+    built = sweep_cases(config, plan(config))
+    return [built.label(i) for i in range(built.size)], built.cases
 
 
 # -- the study -----------------------------------------------------------------------------------------------
@@ -297,10 +269,9 @@ def _trend_steps(listed: list[float]) -> list[float]:
 
 
 def _system_convergence(
-    alpha: np.ndarray, integrals: np.ndarray, reference: References, config: dict[str, Any]
+    alpha: np.ndarray, integrals: np.ndarray, reference: References, config: dict[str, Any], rtol: float, atol: float
 ) -> dict[str, Any]:
     """Per reference: order, fit, limit, its distance and warnings (:func:`~regcontact.convergence.analyse`)."""
-    rtol, atol = config["solver"]["rtol"], config["solver"]["atol"]
     shape = integrals.shape[1:]
     entry: dict[str, Any] = {}
     if reference.impulse is None:
@@ -341,33 +312,40 @@ def _system_convergence(
 
 
 def _convergence(
-    config: dict[str, Any],
-    labels: list[dict[str, Any]],
-    force_integrals: ArrayLike,
-    ok: ArrayLike,
-    references: list[References],
-    axes: list[str],
-    systems: list[dict[str, Any]],
+    config: dict[str, Any], built: SweepCases, runs: CompliantRun, references: list[References]
 ) -> dict[str, Any]:
-    """The ``"convergence"`` entry of ``results.json``: for each swept system and each rigid reference, how the
-    force integrals approach it as α grows (failed runs left out, with a warning)."""
-    force_integrals, ok = np.asarray(force_integrals), np.asarray(ok)
-    per_system = len(config["sweep"]["alpha"])
+    """The ``"convergence"`` entry of ``results.json``: for each α-series of the sweep (the cases that agree on
+    every swept key but α; labelled ``"system"`` by those keys) and each rigid reference, how the force
+    integrals approach it as α grows (failed runs left out, with a warning)."""
+    force_integrals, ok = np.asarray(runs.force_integrals), np.asarray(runs.ok)
+    axes = built.plan
+    alpha_axis = axes.axis_of(ALPHA)
+    others = [key for key in axes.keys if axes.axis_of(key) != alpha_axis]
+    series, firsts = axes.distinct(others)
+    rtols, atols = np.asarray(built.cases.controls.rtol), np.asarray(built.cases.controls.atol)
     entries = []
-    for j, (system, reference) in enumerate(zip(systems, references)):
-        cases = range(j * per_system, (j + 1) * per_system)
-        good = [i for i in cases if ok[i]]
-        if not good:
-            entries.append({"system": {k: system[k] for k in axes}, "warnings": ["every run failed: no convergence"]})
+    for j, first in enumerate(firsts):
+        cases = np.flatnonzero(series == j)
+        label = {column_name(key): built.labels[column_name(key)][first] for key in others}
+        good = cases[ok[cases]]
+        if not good.size:
+            entries.append({"system": label, "warnings": ["every run failed: no convergence"]})
             continue
-        alpha = np.array([labels[i]["alpha"] for i in good])
-        integrals = np.array([np.reshape(force_integrals[i], (-1, 2)) for i in good])
+        alpha = np.asarray(built.labels[ALPHA])[good]
+        integrals = np.reshape(force_integrals[good], (good.size, -1, 2))
         if integrals.shape[1:] == (1, 2):
             integrals = integrals[:, 0]
-        entry = {"system": {k: system[k] for k in axes}, **_system_convergence(alpha, integrals, reference, config)}
-        if len(good) < per_system:
-            left_out = ", ".join(f"{labels[i]['alpha']:g}" for i in cases if not ok[i])
-            entry["warnings"] = [f"failed runs left out: α = {left_out}"]
+        reference = references[built.system_ids[first]]
+        rtol, atol = float(np.max(rtols[cases])), float(np.max(atols[cases]))
+        entry = {"system": label, **_system_convergence(alpha, integrals, reference, config, rtol, atol)}
+        warnings = []
+        if len(set(built.system_ids[cases].tolist())) > 1:
+            warnings.append("the system changes along this α-series: compared with its first case's references")
+        if good.size < cases.size:
+            left_out = ", ".join(f"{built.labels[ALPHA][i]:g}" for i in cases if not ok[i])
+            warnings.append(f"failed runs left out: α = {left_out}")
+        if warnings:
+            entry["warnings"] = warnings
         entries.append(entry)
     document: dict[str, Any] = {
         "distance": "max-norm over every contact's (n, t) of the force integrals minus the reference",
@@ -377,10 +355,13 @@ def _convergence(
         "time_stepping_trend_dt": "the listed δt and " + f"{TREND_DECADES} decades below the smallest",
         "systems": entries,
     }
-    if config["termination"]["time_limit"] != "contact_time":
+    limit_key = "termination.time_limit"
+    limits = axes.values(limit_key) if axes.axis_of(limit_key) is not None else [config["termination"]["time_limit"]]
+    fixed_times = sorted({limit for limit in limits if limit != "contact_time"})
+    if fixed_times:
         document["note"] = (
-            f"the runs end at a fixed time ({config['termination']['time_limit']:g}), not after the impulsive "
-            "phase: the integrals include the forces after it and need not tend to an impulse"
+            f"the runs end at a fixed time ({', '.join(f'{limit:g}' for limit in fixed_times)}), not after the "
+            "impulsive phase: the integrals include the forces after it and need not tend to an impulse"
         )
     return document
 
@@ -436,27 +417,37 @@ def _convergence_lines(convergence: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _failure_line(row: dict[str, Any], axes: list[str]) -> str:
+def _shown(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float | int) and not isinstance(value, bool) else str(value)
+
+
+def _failure_line(row: dict[str, Any], keys: list[str]) -> str:
     """``alpha=1e+06, mu=1.5, phi0=0.9: max_steps_reached`` (every swept key, the status, a failed check)."""
-    keys = ", ".join(f"{name}={row[name]:g}" for name in ("alpha", *axes))
+    values = ", ".join(f"{name}={_shown(row[name])}" for name in keys)
     reason = row["status"] if row["check"] == "passed" else f"{row['status']}, check {row['check']} failed"
-    return f"{keys}: {reason}"
+    return f"{values}: {reason}"
+
+
+def _axes_line(built: SweepCases) -> str:
+    """``1600 cases: 40 mu × 40 phi0 × 1 alpha`` (zipped keys joined by ``+``)."""
+    axes = " × ".join(f"{axis.length} {'+'.join(map(column_name, axis.keys))}" for axis in built.plan.axes)
+    return f"{built.size} cases: {axes}, {len(built.system_tables)} distinct system(s)"
 
 
 def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
     """Run the sweep and return its table, references, solver statistics and timings."""
-    labels, cases = build_cases(config)
+    built = sweep_cases(config, plan(config))
+    cases = built.cases
     settings = SolveSettings(
         solver=config["solver"]["name"],
         events=tuple(config["termination"]["events"]),
         max_steps=config["solver"]["max_steps"],
         restart_at=tuple(config["solver"]["restart_at"]),
     )
-    axes, systems = swept_systems(config)
-    progress(f"{len(labels)} cases: {len(systems)} system(s) × {len(config['sweep']['alpha'])} values of α")
+    progress(_axes_line(built))
 
-    built = [system_from_config(system) for system in systems]
-    references = [rigid_references(system, config["references"]) for system in built]
+    systems = [jtu.tree_map(lambda leaf, j=j: leaf[j], built.systems) for j in range(len(built.system_tables))]
+    references = [rigid_references(system, config["references"]) for system in systems]
     devices = sweep_devices()
     runs, timings = sweep(
         cases, settings, chunk_size=config["sweep"]["chunk_size"], progress=progress, devices=devices, progress_bar=True
@@ -464,10 +455,10 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
     impulsive, end_modes = (np.asarray(codes) for codes in classify(cases, runs, settings))
 
     events = ("time_limit", *settings.events)
-    per_system = len(config["sweep"]["alpha"])
     rows, partial = [], []
-    for i, label in enumerate(labels):
-        reference = references[i // per_system]
+    for i in range(built.size):
+        label = built.label(i)
+        reference = references[built.system_ids[i]]
         integrals = runs.force_integrals[i]
         status, check = SOLVER_STATUSES[int(runs.status[i])], RUN_CHECKS[int(runs.check[i])]
         ok = bool(runs.ok[i])
@@ -504,7 +495,8 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
             )
 
     failed = [row for row in rows if row["termination"] == "failed"]
-    convergence = _convergence(config, labels, runs.force_integrals, runs.ok, references, axes, systems)
+    convergence = _convergence(config, built, runs, references)
+    system_keys = [column_name(key) for key in built.plan.keys if key.startswith("system.")]
     return StudyResult(
         name=config["study"]["name"],
         kind=KIND,
@@ -512,11 +504,11 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
         references=(
             {
                 "systems": [
-                    {"system": {k: system[k] for k in axes}, **reference.as_json()}
-                    for system, reference in zip(systems, references)
+                    {"system": {k: table[k] for k in system_keys}, **reference.as_json()}
+                    for table, reference in zip(built.system_tables, references)
                 ]
             }
-            if axes
+            if system_keys
             else references[0].as_json()
         ),
         solver_statistics={
@@ -529,8 +521,15 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
             "failed_cases": len(failed),
         },
         timings={"compile_s": timings.compile_s, "solve_s": timings.run_s},
-        failures=[_failure_line(row, axes) for row in failed],
+        failures=[_failure_line(row, list(built.labels)) for row in failed],
         summary=_convergence_lines(convergence),
         extra={"convergence": convergence, **({"partial_results": partial} if partial else {})},
         device=describe_devices(devices),
+        grid=[
+            GridAxis(
+                column_name(axis.keys[0]),
+                {column_name(key): list(values) for key, values in zip(axis.keys, axis.values)},
+            )
+            for axis in built.plan.axes
+        ],
     )

@@ -249,6 +249,8 @@ def values_of(item: Parser, what: str = "values") -> Parser:
             ):
                 raise _Invalid(expected)
             value = [float(x) for x in RANGES[kind](bounds[0], bounds[1], int(bounds[2]))]
+        elif not isinstance(value, list):
+            raise _Invalid(expected)
         return as_list(value)
 
     return parse

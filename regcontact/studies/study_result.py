@@ -1,7 +1,8 @@
-"""The outcome of a study as data: a table of rows plus metadata, written as CSV and JSON, printed as text.
+"""The outcome of a study as data: a table of rows plus metadata, written as CSV and JSON (and a sweep's grid as
+NetCDF), printed as text.
 
-Results are written only once the whole study has run, and both files appear together or not at all (they
-are written to temporary names and renamed), so a failed or interrupted run leaves nothing half-written.
+Results are written only once the whole study has run, and the files appear together or not at all (they are
+written to temporary names and renamed), so a failed or interrupted run leaves nothing half-written.
 """
 
 from __future__ import annotations
@@ -22,10 +23,12 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from regcontact.studies.grid_dataset import GridAxis, grid_dataset
+
 __all__ = ["RESULT_FILES", "StudyResult", "format_table", "out_dir_problem", "package_versions", "write_results"]
 
-#: The files :func:`write_results` writes into its folder.
-RESULT_FILES = ("results.csv", "results.json")
+#: The files :func:`write_results` writes into its folder: always the first two, the third for a sweep's grid.
+RESULT_FILES = ("results.csv", "results.json", "results.nc")
 
 
 @dataclasses.dataclass
@@ -44,6 +47,8 @@ class StudyResult:
     device: str = ""
     #: Further top-level JSON entries of a study kind (e.g. ``partial_results`` of failed runs).
     extra: dict[str, Any] = dataclasses.field(default_factory=dict)
+    #: The axes of a sweep whose rows fill a grid in C order: then also written as ``results.nc``.
+    grid: list[GridAxis] | None = None
 
     @property
     def columns(self) -> list[str]:
@@ -128,11 +133,12 @@ def _interrupt_deferred():
 
 def write_results(
     result: StudyResult, config: dict[str, Any], out_dir: Path, command: list[str] | None = None
-) -> tuple[Path, Path]:
-    """Write ``results.csv`` and ``results.json`` into ``out_dir``, both or neither.
+) -> tuple[Path, ...]:
+    """Write ``results.csv``, ``results.json`` and, for a grid, ``results.nc`` into ``out_dir``: all or none.
+    Returns the paths written.
 
-    An error or Ctrl-C while writing leaves the old files, if any, and no partial ones; Ctrl-C during the two
-    renames is delivered once both are done.
+    An error or Ctrl-C while writing leaves the old files, if any, and no partial ones; Ctrl-C during the
+    renames is delivered once they are all done.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     document = {
@@ -152,22 +158,30 @@ def write_results(
         "versions": package_versions(),
         "columns": result.columns,
     }
-    csv_name, json_name = RESULT_FILES
-    targets = {
+    csv_name, json_name, grid_name = RESULT_FILES
+    targets: dict[Path, str | bytes] = {
         out_dir / csv_name: _csv_text(result),
         out_dir / json_name: json.dumps(_json_ready(document), indent=2, ensure_ascii=False) + "\n",
     }
+    if result.grid is not None:
+        keys = ("study", "kind", "created", "command", "config", "device", "versions")
+        attributes = {key: _json_ready(document[key]) for key in keys}
+        dataset = grid_dataset(result.rows, result.grid, {**attributes, "see": json_name})
+        targets[out_dir / grid_name] = bytes(dataset.to_netcdf(engine="scipy"))
     temporary = {path: path.with_name(f".{path.name}.partial") for path in targets}
     try:
-        for path, text in targets.items():
-            temporary[path].write_text(text, encoding="utf-8")
+        for path, content in targets.items():
+            if isinstance(content, bytes):
+                temporary[path].write_bytes(content)
+            else:
+                temporary[path].write_text(content, encoding="utf-8")
         with _interrupt_deferred():
             for path in targets:
                 os.replace(temporary[path], path)
     finally:
         for partial in temporary.values():
             partial.unlink(missing_ok=True)
-    return out_dir / csv_name, out_dir / json_name
+    return tuple(targets)
 
 
 def _cell(value: Any) -> str:

@@ -16,6 +16,8 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import jax
+import jax.tree_util as jtu
 import numpy as np
 
 from regcontact.rigid import torque_threshold
@@ -23,7 +25,7 @@ from regcontact.studies import config as cfg
 from regcontact.systems.reduced_contact import ReducedSingleContact
 from regcontact.systems.reduced_two_contact import ReducedTwoContact
 from regcontact.systems.rod import PainleveRod
-from regcontact.systems.system import AbstractSystem, check_system
+from regcontact.systems.system import AbstractSystem, check_system, first_bad_system
 from regcontact.systems.two_point_rod import TwoPointRod
 
 __all__ = [
@@ -37,6 +39,7 @@ __all__ = [
     "rod_from_config",
     "system_from_config",
     "system_kind",
+    "systems_from_config",
 ]
 
 #: The keys every rod has: its body and the gravity on it.
@@ -53,7 +56,7 @@ _ROD_BODY_FIELDS: dict[str, cfg.Field] = {
 def _rod_values(system: dict[str, Any]) -> dict[str, Any]:
     """A validated rod table as constructor arguments: without ``kind``, ``"slender"`` as ``inertia=None``."""
     values = {key: value for key, value in system.items() if key != "kind" and key not in START_FIELDS}
-    if values["inertia"] == "slender":
+    if isinstance(values["inertia"], str):  # "slender"; a batch of numbers is an array
         values["inertia"] = None
     return values
 
@@ -232,6 +235,8 @@ class SystemKind:
     build: Callable[[dict[str, Any]], AbstractSystem]
     doc: str
     check: Callable[[dict[str, Any]], None] = lambda system: None
+    #: ``build`` works elementwise on arrays of numbers, giving a batch of systems (:func:`systems_from_config`).
+    elementwise: bool = True
 
 
 #: System kinds by their config name.
@@ -251,6 +256,7 @@ SYSTEM_KINDS: dict[str, SystemKind] = {
         _reduced_two_contact_from_config,
         "Champneys' contact-space form of two contacts (Sec. 6)",
         _check_reduced_two_contact,
+        elementwise=False,  # its blocks come from numpy's linear algebra, one system at a time
     ),
 }
 
@@ -299,3 +305,68 @@ def system_from_config(system: dict[str, Any]) -> AbstractSystem:
     except ValueError as error:
         raise cfg.ConfigError("system.kind", kind, f"a system that can be integrated ({error})") from None
     return built
+
+
+#: Fewer distinct systems than this are built one by one (cheap), more as one elementwise batch.
+ELEMENTWISE_FROM = 32
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _same_structure(tree: Any, other: Any) -> bool:
+    return bool(jtu.tree_structure(tree) == jtu.tree_structure(other))  # type: ignore[operator]  # jaxlib's stub
+
+
+def _elementwise_batch(kind: SystemKind, tables: list[dict[str, Any]]) -> AbstractSystem | None:
+    """The systems of ``tables`` built in one call of the kind's builder on arrays of the keys that differ, or
+    ``None`` where that cannot be trusted: a differing key that is not a number, or a leaf that does not come
+    out as ``(b, *shape of one system)``."""
+    varying = [key for key in tables[0] if any(table[key] != tables[0][key] for table in tables)]
+    if not all(_is_number(table[key]) for key in varying for table in tables):
+        return None
+    size = len(tables)
+    arrays = {key: np.array([table[key] for table in tables], dtype=float) for key in varying}
+    body = {key: value for key, value in tables[0].items() if key not in START_FIELDS}
+    one = jax.eval_shape(lambda: kind.build(body))
+    batch = kind.build({**body, **{key: value for key, value in arrays.items() if key not in START_FIELDS}})
+    leaves, one_leaves = jtu.tree_leaves(batch), jtu.tree_leaves(one)
+    structure = jtu.tree_structure(batch)
+    if not _same_structure(batch, one):
+        return None
+    shaped = []
+    for leaf, single in zip(leaves, one_leaves):
+        leaf = np.asarray(leaf)
+        if leaf.shape == single.shape:
+            leaf = np.broadcast_to(leaf, (size, *single.shape))
+        elif leaf.shape != (size, *single.shape):
+            return None
+        shaped.append(leaf)
+    return jtu.tree_unflatten(structure, shaped)
+
+
+def systems_from_config(tables: list[dict[str, Any]]) -> AbstractSystem:
+    """The systems a list of validated ``[system]`` tables of one kind describe, as one batch (every leaf with a
+    leading axis, one entry per table), checked like :func:`system_from_config`.
+
+    Many systems of a kind whose builder is elementwise are built by one call on arrays (no Python loop per
+    system) and checked by one vmapped evaluation (:func:`~regcontact.systems.system.first_bad_system`)."""
+    kind = SYSTEM_KINDS[tables[0].get("kind", DEFAULT_KIND)]
+    batch = None
+    if kind.elementwise and len(tables) >= ELEMENTWISE_FROM:
+        batch = _elementwise_batch(kind, tables)
+    if batch is None:
+        built = [
+            kind.build({key: value for key, value in table.items() if key not in START_FIELDS}) for table in tables
+        ]
+        batch = jtu.tree_map(lambda *leaves: np.stack([np.asarray(leaf) for leaf in leaves]), *built)
+    found = first_bad_system(batch)
+    if found is not None:
+        index, problem = found
+        name = tables[index].get("kind", DEFAULT_KIND)
+        varying = [key for key in tables[0] if any(table[key] != tables[0][key] for table in tables)]
+        where = ", ".join(f"{key}={tables[index][key]!r}" for key in varying)
+        problem += f", at {where}" if where else ""
+        raise cfg.ConfigError("system.kind", name, f"a system that can be integrated ({problem})")
+    return batch

@@ -22,6 +22,7 @@ from regcontact.systems.rod import (
 from regcontact.systems.system import (
     AbstractSystem as AbstractSystem,
     check_system as check_system,
+    first_bad_system as first_bad_system,
 )
 from regcontact.systems.two_point_rod import (
     TwoPointRod as TwoPointRod,

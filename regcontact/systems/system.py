@@ -20,11 +20,12 @@ import abc
 from typing import ClassVar
 
 import equinox as eqx
+import jax
 import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, ArrayLike, Float
 
-__all__ = ["AbstractSystem", "check_system"]
+__all__ = ["AbstractSystem", "check_system", "first_bad_system"]
 
 
 class AbstractSystem(eqx.Module):
@@ -93,18 +94,12 @@ class AbstractSystem(eqx.Module):
         return self.kinetic_energy(q, v) + self.potential_energy(q)
 
 
-def check_system(system: AbstractSystem) -> None:
-    """Check, on the host, what a system's class cannot promise: at the initial state the arrays have the shapes
-    ``NUM_CONTACTS`` and ``q`` imply and ``M(q₀)`` is symmetric positive definite. Raises ``ValueError`` naming
-    what is wrong.
-
-    Meant for one system with concrete values, before it is batched and solved (a traced or batched system
-    cannot be checked this way); the studies check every system they build.
-    """
+def _shape_problem(system: AbstractSystem) -> str | None:
+    """What is wrong with the shapes of one system's arrays at its initial state, if anything."""
     name, k = type(system).__name__, type(system).NUM_CONTACTS
     q0, v0 = (jnp.asarray(a, dtype=float) for a in system.initial_state())
     if q0.ndim != 1:
-        raise ValueError(f"{name}: initial q of shape {q0.shape}: expected one system, (n,) (check a batch per case)")
+        return f"{name}: initial q of shape {q0.shape}: expected one system, (n,) (check a batch per case)"
     n = q0.shape[0]
     expected = {
         "initial velocity": (v0.shape, (n,)),
@@ -116,16 +111,67 @@ def check_system(system: AbstractSystem) -> None:
     }
     for what, (shape, wanted) in expected.items():
         if tuple(shape) != wanted:
-            raise ValueError(f"{name}: {what} of shape {tuple(shape)}: expected {wanted} (n = {n}, k = {k})")
-    mass = np.asarray(system.mass_matrix(q0), dtype=np.float64)
-    scale = np.max(np.abs(mass)) if mass.size else 0.0
-    if not np.all(np.isfinite(mass)) or not np.allclose(mass, mass.T, rtol=0.0, atol=1e-12 * scale):
-        raise ValueError(f"{name}: mass matrix at the initial state is not symmetric: expected M = Mᵀ")
-    eigenvalues = np.linalg.eigvalsh(mass)
-    if not eigenvalues[0] > 1e-12 * eigenvalues[-1]:
-        raise ValueError(
-            f"{name}: mass matrix at the initial state has eigenvalues {eigenvalues[0]:.3g} … {eigenvalues[-1]:.3g}: "
-            "expected a positive definite M (a singular or indefinite mass matrix has no motion to integrate)"
+            return f"{name}: {what} of shape {tuple(shape)}: expected {wanted} (n = {n}, k = {k})"
+    return None
+
+
+def _initial_mass_and_friction(system: AbstractSystem) -> tuple[Float[Array, "n n"], Float[Array, " k"]]:
+    q0, _ = system.initial_state()
+    return system.mass_matrix(jnp.asarray(q0, dtype=float)), jnp.asarray(system.friction_coefficients)
+
+
+def _value_problems(name: str, mass: np.ndarray, mu: np.ndarray) -> tuple[int, str] | None:
+    """The first of a batch ``mass (b, n, n)``, ``mu (b, k)`` whose ``M(q₀)`` is not symmetric positive definite
+    or whose ``μ`` is negative: its index and what is wrong."""
+    scale = np.max(np.abs(mass), axis=(1, 2)) if mass.shape[1] else np.zeros(len(mass))
+    finite = np.all(np.isfinite(mass), axis=(1, 2))
+    with np.errstate(invalid="ignore"):  # inf − inf in a non-finite matrix, which `finite` reports
+        symmetric = np.all(np.abs(mass - np.swapaxes(mass, 1, 2)) <= 1e-12 * scale[:, None, None], axis=(1, 2))
+    asymmetric = ~(finite & symmetric)
+    checked = np.where(asymmetric[:, None, None], np.eye(mass.shape[1]), mass)
+    eigenvalues = np.linalg.eigvalsh(checked)
+    indefinite = ~(eigenvalues[:, 0] > 1e-12 * eigenvalues[:, -1])
+    negative = np.any(mu < 0, axis=1)
+    failing = np.flatnonzero(asymmetric | indefinite | negative)
+    if failing.size == 0:
+        return None
+    i = int(failing[0])
+    if not finite[i]:
+        return i, f"{name}: mass matrix at the initial state is not finite: expected a finite, positive definite M"
+    if asymmetric[i]:
+        return i, f"{name}: mass matrix at the initial state is not symmetric: expected M = Mᵀ"
+    if indefinite[i]:
+        low, high = eigenvalues[i, 0], eigenvalues[i, -1]
+        return i, (
+            f"{name}: mass matrix at the initial state has eigenvalues {low:.3g} … {high:.3g}: expected a "
+            "positive definite M (a singular or indefinite mass matrix has no motion to integrate)"
         )
-    if np.any(np.asarray(system.friction_coefficients) < 0):
-        raise ValueError(f"{name}: friction coefficients {np.asarray(system.friction_coefficients)}: expected μ ≥ 0")
+    return i, f"{name}: friction coefficients {mu[i]}: expected μ ≥ 0"
+
+
+def check_system(system: AbstractSystem) -> None:
+    """Check, on the host, what a system's class cannot promise: at the initial state the arrays have the shapes
+    ``NUM_CONTACTS`` and ``q`` imply and ``M(q₀)`` is symmetric positive definite. Raises ``ValueError`` naming
+    what is wrong.
+
+    Meant for one system with concrete values, before it is batched and solved (a batch is checked by
+    :func:`first_bad_system`); the studies check every system they build.
+    """
+    problem = _shape_problem(system)
+    if problem is not None:
+        raise ValueError(problem)
+    mass, mu = _initial_mass_and_friction(system)
+    found = _value_problems(type(system).__name__, np.asarray(mass, np.float64)[None], np.asarray(mu)[None])
+    if found is not None:
+        raise ValueError(found[1])
+
+
+def first_bad_system(systems: AbstractSystem) -> tuple[int, str] | None:
+    """:func:`check_system` for a batch (every leaf with a leading axis), in one vmapped evaluation: the index
+    of the first system that fails and why, or ``None``."""
+    one = jax.tree_util.tree_map(lambda leaf: leaf[0], systems)
+    problem = _shape_problem(one)
+    if problem is not None:
+        return 0, problem
+    mass, mu = jax.vmap(_initial_mass_and_friction)(systems)
+    return _value_problems(type(one).__name__, np.asarray(mass, np.float64), np.asarray(mu))

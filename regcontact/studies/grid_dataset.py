@@ -1,0 +1,71 @@
+"""A sweep's rows as an xarray Dataset: the swept keys as dimensions, every other column a variable on the grid.
+
+A map is then one ``xr.open_dataset("results.nc").sel(mu=1.5, method="nearest")`` away. Rows come in the grid's
+C order (:mod:`regcontact.studies.sweep_plan`), so each column is reshaped, not searched. A zipped axis is one
+dimension named after its first key; its other keys are coordinates along it. Written as NetCDF 3 by SciPy (no
+further library): blanks of failed runs are NaN in numbers and ``""`` in text, and a flag with blanks is a
+number (1, 0, NaN).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+__all__ = ["GridAxis", "grid_dataset"]
+
+
+@dataclasses.dataclass(frozen=True)
+class GridAxis:
+    """One dimension of the grid: its name and, per column along it (the name's first), the values."""
+
+    name: str
+    columns: dict[str, list[Any]]
+
+    @property
+    def length(self) -> int:
+        return len(self.columns[self.name])
+
+
+def _coordinate(values: list[Any]) -> np.ndarray:
+    """Numbers as floats; anything else (``"slender"``, a matrix) as its text."""
+    if all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+        return np.asarray(values, dtype=float)
+    return np.asarray([json.dumps(v) if not isinstance(v, str) else v for v in values], dtype=object)
+
+
+def _variable(values: list[Any]) -> np.ndarray:
+    """A column as an array NetCDF 3 can hold (see the module docstring)."""
+    present = [v for v in values if v is not None]
+    if present and all(isinstance(v, bool) for v in present):
+        if len(present) == len(values):
+            return np.asarray(values, dtype=bool)
+        return np.asarray([np.nan if v is None else float(v) for v in values])
+    if present and all(isinstance(v, int) and not isinstance(v, bool) for v in present) and len(present) == len(values):
+        return np.asarray(values, dtype=np.int64)
+    if all(isinstance(v, int | float) and not isinstance(v, bool) for v in present):
+        return np.asarray([np.nan if v is None else v for v in values], dtype=float)
+    return np.asarray(["" if v is None else str(v) for v in values], dtype=object)
+
+
+def grid_dataset(rows: list[dict[str, Any]], axes: list[GridAxis], attributes: dict[str, Any]) -> xr.Dataset:
+    """The rows (C order over ``axes``) as a Dataset; ``attributes`` become JSON text attributes."""
+    shape = tuple(axis.length for axis in axes)
+    if int(np.prod(shape)) != len(rows):
+        raise ValueError(f"{len(rows)} rows do not fill a grid of shape {shape}")
+    dims = [axis.name for axis in axes]
+    coordinates = {column: (axis.name, _coordinate(values)) for axis in axes for column, values in axis.columns.items()}
+    columns: dict[str, None] = {}
+    for row in rows:
+        columns.update(dict.fromkeys(row))
+    variables = {
+        column: (dims, _variable([row.get(column) for row in rows]).reshape(shape))
+        for column in columns
+        if column not in coordinates
+    }
+    text = {key: value if isinstance(value, str) else json.dumps(value) for key, value in attributes.items()}
+    return xr.Dataset(variables, coords=coordinates, attrs=text)

@@ -1,0 +1,218 @@
+"""The ``[sweep]`` table of a compliant study: which config keys vary, along which axes, and the cases they make.
+
+Any numeric key of ``[system]``, of the contact laws (``[contact.normal]``, ``[contact.friction]`` and their
+``*_exponents``), the solver tolerances and the termination window can be swept. In ``[sweep]`` a swept key
+is written with its table path (TOML's dotted keys nest it), ``contact.normal.stiffness = [1.0, 2.0]``, and
+takes a list, or a range ``{linspace = [a, b, n]}`` / ``{logspace = [a, b, n]}``; each value is validated by
+the key's own parser, so a swept value gets the same one-line error as a single one. A system key may also be
+written bare (``mu = [...]`` is ``system.mu = [...]``).
+
+Every swept key is an axis of a Cartesian grid, except keys listed together in ``zip = [["k1", "k2"], ...]``:
+those vary together (equal lengths) along one axis. The cases are the grid's points in C order: axes in the
+order of the config's tables (system, contact, solver, termination) and ``alpha`` last, so that α varies
+fastest and a system's α-series is contiguous. A zipped axis sits where its first key would.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from regcontact.studies import config as cfg
+
+__all__ = ["ALPHA", "SWEEPABLE", "Axis", "SweepPlan", "column_name", "plan_sweep", "sweep_fields"]
+
+#: The stiffness multiplier's key in ``[sweep]`` (always swept: a compliant study is a sweep in α).
+ALPHA = "alpha"
+
+#: Tables of the config whose keys can be swept, and which of their keys (``None``: every key but ``kind``).
+#: The solver's name, step budget and restart surfaces and the termination events change the compiled
+#: program, so they are one value per study.
+SWEEPABLE: dict[str, tuple[str, ...] | None] = {
+    "system": None,
+    "contact.normal": None,
+    "contact.friction": None,
+    "contact.normal_exponents": None,
+    "contact.friction_exponents": None,
+    "solver": ("rtol", "atol"),
+    "termination": ("time_limit", "contact_times"),
+}
+
+
+def _leaves(schema: Mapping[str, Any], path: str) -> dict[str, cfg.Field]:
+    node: Any = schema
+    for part in path.split("."):
+        node = node[part]
+    return {name: field for name, field in node.items() if isinstance(field, cfg.Field)}
+
+
+def sweepable_keys(schema: Mapping[str, Any]) -> dict[str, cfg.Field]:
+    """Every sweepable dotted key of a study's schema, in canonical order, with its single-value field."""
+    keys: dict[str, cfg.Field] = {}
+    for table, names in SWEEPABLE.items():
+        for name, field in _leaves(schema, table).items():
+            if name != "kind" and (names is None or name in names):
+                keys[f"{table}.{name}"] = field
+    return keys
+
+
+def _nest(flat: Mapping[str, cfg.Field]) -> dict[str, Any]:
+    nested: dict[str, Any] = {}
+    for key, field in flat.items():
+        *tables, leaf = key.split(".")
+        node = nested
+        for table in tables:
+            node = node.setdefault(table, {})
+        node[leaf] = field
+    return nested
+
+
+def _zip_groups(value: Any) -> list[list[str]]:
+    groups = cfg.list_of(cfg.list_of(cfg.text, 2, "key names"), 0, "groups of ≥ 2 swept key names")(value)
+    return [list(group) for group in groups]
+
+
+def sweep_fields(schema: Mapping[str, Any], alpha: cfg.Field) -> dict[str, Any]:
+    """The ``[sweep]`` schema for a study whose single-value schema is ``schema``: ``alpha``, every sweepable
+    key under its table path, the bare system keys, and ``zip``."""
+    swept = {
+        key: cfg.Field(cfg.values_of(field.parse, "values"), None, f"values of {key} to sweep")
+        for key, field in sweepable_keys(schema).items()
+    }
+    bare = {key.removeprefix("system."): field for key, field in swept.items() if key.startswith("system.")}
+    return {
+        ALPHA: alpha,
+        **_nest(swept),
+        **bare,
+        "zip": cfg.Field(_zip_groups, [], "groups of swept keys that vary together, [['system.phi0', 'system.vx0']]"),
+    }
+
+
+def column_name(key: str) -> str:
+    """A swept key's column in the results: a system key bare (``mu``), any other key dotted."""
+    return key.removeprefix("system.")
+
+
+@dataclasses.dataclass(frozen=True)
+class Axis:
+    """One axis of the grid: the keys that vary along it (one, or a zipped group) and their values."""
+
+    keys: tuple[str, ...]
+    values: tuple[tuple[Any, ...], ...]
+
+    @property
+    def length(self) -> int:
+        return len(self.values[0])
+
+
+@dataclasses.dataclass(frozen=True)
+class SweepPlan:
+    """The axes of a sweep; case ``i`` is the grid point ``np.unravel_index(i, shape)``."""
+
+    axes: tuple[Axis, ...]
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(axis.length for axis in self.axes)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def keys(self) -> list[str]:
+        """Every swept key, in axis order."""
+        return [key for axis in self.axes for key in axis.keys]
+
+    def axis_of(self, key: str) -> int | None:
+        return next((i for i, axis in enumerate(self.axes) if key in axis.keys), None)
+
+    def indices(self) -> np.ndarray:
+        """``(size, len(axes))``: each case's index along each axis."""
+        if not self.axes:
+            return np.zeros((1, 0), dtype=np.int64)
+        grids = np.indices(self.shape, dtype=np.int64).reshape(len(self.axes), -1)
+        return grids.T
+
+    def values(self, key: str) -> list[Any]:
+        """The swept values of ``key``, one per case."""
+        a = self.axis_of(key)
+        assert a is not None, key
+        axis = self.axes[a]
+        values = axis.values[axis.keys.index(key)]
+        return [values[i] for i in self.indices()[:, a]]
+
+    def numbers(self, key: str, fixed: Any) -> np.ndarray:
+        """``key``'s value per case as floats: its swept values, or ``fixed`` for every case."""
+        if self.axis_of(key) is None:
+            return np.full(self.size, float(fixed))
+        return np.asarray(self.values(key), dtype=float)
+
+    def distinct(self, keys: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Cases that agree on every key of ``keys``: ``(ids, first)`` with ``ids[i]`` the class of case ``i``
+        (classes numbered in order of first appearance) and ``first[j]`` the first case of class ``j``."""
+        used = sorted({a for key in keys if (a := self.axis_of(key)) is not None})
+        index = self.indices()[:, used]
+        if not used:
+            return np.zeros(self.size, dtype=np.int64), np.zeros(1, dtype=np.int64)
+        _, first, ids = np.unique(index, axis=0, return_index=True, return_inverse=True)
+        order = np.argsort(first)  # renumber classes by first appearance
+        rank = np.empty_like(order)
+        rank[order] = np.arange(len(order))
+        return rank[ids.reshape(-1)], first[order]
+
+
+def _swept(config: Mapping[str, Any], keys: list[str]) -> dict[str, list[Any]]:
+    """The swept keys of a validated ``[sweep]`` table with their values, bare system keys made dotted."""
+    sweep = config["sweep"]
+    found: dict[str, list[Any]] = {}
+    for key in keys:
+        node: Any = sweep
+        for part in key.split("."):
+            node = node.get(part) if isinstance(node, Mapping) else None
+        bare = sweep.get(column_name(key)) if key.startswith("system.") else None
+        if node is not None and bare is not None:
+            raise cfg.ConfigError(
+                f"sweep.{column_name(key)}", bare, f"no value: sweep.{key} is also given (one of the two)"
+            )
+        value = node if node is not None else bare
+        if value is not None:
+            found[key] = value
+    return found
+
+
+def _resolve(name: str, swept: Mapping[str, Any]) -> str | None:
+    """The swept key a name in ``zip`` means: as written, or a bare system key."""
+    if name in swept:
+        return name
+    return f"system.{name}" if f"system.{name}" in swept else None
+
+
+def plan_sweep(config: Mapping[str, Any], schema: Mapping[str, Any]) -> SweepPlan:
+    """The axes of a validated config's ``[sweep]``; :class:`ConfigError` for a bad ``zip``."""
+    keys = list(sweepable_keys(schema))
+    swept = {**_swept(config, keys), ALPHA: config["sweep"][ALPHA]}
+    order = [*keys, ALPHA]
+    groups: list[list[str]] = []
+    zipped = config["sweep"]["zip"]
+    for group in zipped:
+        resolved = []
+        for name in group:
+            key = _resolve(name, swept)
+            if key is None:
+                raise cfg.ConfigError("sweep.zip", zipped, f"names of swept keys ({name!r} is not swept)")
+            if key in resolved or any(key in other for other in groups):
+                raise cfg.ConfigError("sweep.zip", zipped, f"each swept key in at most one group ({name!r} twice)")
+            resolved.append(key)
+        lengths = {len(swept[key]) for key in resolved}
+        if len(lengths) > 1:
+            shown = ", ".join(f"{key}: {len(swept[key])}" for key in resolved)
+            raise cfg.ConfigError("sweep.zip", zipped, f"zipped keys with equal numbers of values ({shown})")
+        groups.append(sorted(resolved, key=order.index))
+    in_group = {key for group in groups for key in group}
+    axes = [[key] for key in swept if key not in in_group] + groups
+    axes.sort(key=lambda members: order.index(members[0]))
+    return SweepPlan(tuple(Axis(tuple(members), tuple(tuple(swept[key]) for key in members)) for members in axes))
