@@ -28,6 +28,7 @@ FIGURE_MODULES: tuple[str, ...] = (
     "regcontact.figures.painleve_map",
     "regcontact.figures.penetration_map",
     "regcontact.figures.table1_variants",
+    "regcontact.figures.rigid_trajectories",
 )
 
 

@@ -81,13 +81,16 @@ def event_driven(
     atol: float = 1e-12,
     tol: float = 1e-7,
     max_events: int = 10_000,
+    sample_times: ArrayLike | None = None,
 ) -> RigidTrajectory:
     """Integrate ``system`` from ``(q0, v0)`` (default: its initial state) to ``t_end``, event by event.
 
     ``restitution`` is Newton's ``e`` at impacts; ``rtol``, ``atol`` the integration's (and so the event times')
     tolerances; ``tol`` the relative level below which gaps and contact velocities count as zero at a restart.
     Samples are ``solve_ivp``'s steps; at an impulsive event ``times`` repeats, the two samples being the states
-    before and after. ``RuntimeError`` after ``max_events`` events (an accumulation of impacts).
+    before and after. ``sample_times`` adds samples at those times (read off each segment's dense output, as
+    accurate as the integration), for comparison on a common grid. ``RuntimeError`` after ``max_events`` events
+    (an accumulation of impacts).
     """
     t_end = check_positive("t_end", t_end)
     for name, value in (("rtol", rtol), ("atol", atol), ("tol", tol)):
@@ -101,6 +104,7 @@ def event_driven(
     q = snapshots.initial_state[0] if q0 is None else np.asarray(q0, dtype=float)
     v = snapshots.initial_state[1] if v0 is None else np.asarray(v0, dtype=float)
     run = _Run(snapshots, restitution, selection, tol, rtol, atol)
+    extra = np.unique(np.asarray([] if sample_times is None else sample_times, dtype=float))
     times, qs, vs = [0.0], [q], [v]
     modes: list[tuple[ContactLabel, ...]] = []
     impulses: list[NDArray[np.float64]] = []
@@ -131,7 +135,14 @@ def event_driven(
         else:
             t_event, y, trigger = float(sol.t[-1]), sol.y[:, -1], None
         inside = sol.t < t_event
-        for time_, y_ in zip(np.append(sol.t[inside][1:], t_event), np.column_stack([sol.y[:, inside][:, 1:], y]).T):
+        steps, states = sol.t[inside][1:], sol.y[:, inside][:, 1:]
+        wanted = extra[(extra > t) & (extra < t_event)]
+        if wanted.size:
+            steps = np.concatenate([steps, wanted])
+            states = np.column_stack([states, sol.sol(wanted)])
+            order = np.argsort(steps, kind="stable")
+            steps, states = steps[order], states[:, order]
+        for time_, y_ in zip(np.append(steps, t_event), np.column_stack([states, y]).T):
             times.append(float(time_))
             qs.append(y_[: q.shape[0]])
             vs.append(y_[q.shape[0] :])
@@ -327,7 +338,14 @@ class _Run:
                 )
                 self.event_names.append(("stick_test", i))
         sol = solve_ivp(
-            rhs, (t, t_end), np.concatenate([q, v]), method="DOP853", rtol=self.rtol, atol=self.atol, events=events
+            rhs,
+            (t, t_end),
+            np.concatenate([q, v]),
+            method="DOP853",
+            rtol=self.rtol,
+            atol=self.atol,
+            events=events,
+            dense_output=True,
         )
         return sol, calls[0]
 

@@ -12,13 +12,15 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from regcontact.studies import compliant_study, rigid_study
+from regcontact.studies import compliant_study, rigid_study, trajectory_study
 from regcontact.studies.config import ConfigError, apply_override, read_toml, validate
 
 __all__ = ["STUDY_KINDS", "LoadedStudy", "load_study"]
 
 #: Study kinds by the name a config gives in ``[study] kind``.
-STUDY_KINDS: dict[str, ModuleType] = {module.KIND: module for module in (compliant_study, rigid_study)}
+STUDY_KINDS: dict[str, ModuleType] = {
+    module.KIND: module for module in (compliant_study, rigid_study, trajectory_study)
+}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,0 +1,508 @@
+"""Whole-motion comparison (issue 12, point 2): the compliant model at a sweep of α, Moreau–Jean at a sweep of
+δt, optionally Gholami et al. at one velocity threshold, and the event-driven reference, on one time grid.
+
+For one system (any ``[system] kind``) every run is sampled on the common grid ``0, Δ, 2Δ, …, t_end``
+(``horizon.grid_dt``). The comparison uses only the grid points **outside the impulsive layers**: ``t ≥ t_skip``
+and not within ``impact_window`` of an impulsive event of the event-driven reference (impacts, impacts without
+collision at ``t > 0``). On those points, per run:
+
+- ``distance_q``, ``distance_v``: the max-norm over the grid and the coordinates of the difference to the
+  event-driven run (the reference);
+- the mode sequence per contact, run-length encoded (``T, S-``), and whether it equals the reference's;
+- event times from the mode changes (slip onset T→S, stick S→T, reversal S±→S∓, lift-off closed→F,
+  landing F→closed): exact for the event-driven run (segments start at events), the first step of the new
+  mode for time stepping (resolution δt), and for the compliant runs the zero of the *outgoing* mode's
+  indicator (μλ_n − |λ_t|, ġ_t, λ_n or g_n) extrapolated linearly from the last two grid points before the
+  change (clipped to that grid interval);
+- the observed orders of the distances in α and in δt: :func:`regcontact.convergence.fit_order` (the
+  least-squares line through ``log d`` over the last three decades, at least three points), with ``1/δt``
+  for the time steps.
+
+**Compliant modes.** A contact is ``F`` where its normal force is zero (open, or separating through the one-sided
+damper); otherwise it *sticks* (``T``) while its slip speed is below the friction law's own threshold
+``v_s = μλ_n/γ_t`` — the viscous branch of Preclik's Eq. 22, ``|λ_t| = γ_t|ġ_t| < μλ_n`` — and *slides*
+(``S±``, sign of ``ġ_t``) at the Coulomb limit. ``v_s ∝ 1/α``, so no fixed velocity needs choosing.
+
+The compliant model is Preclik's Eq. 22 at every contact (spring-damper ``k_n = γ_n = α``, viscous-limited
+Coulomb ``γ_t = α``); all its α run in one jitted ``vmap``. The rigid runs are numpy on the host.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jaxtyping import Array, Float
+from numpy.typing import NDArray
+
+from regcontact.compliant.dynamics import CompliantSystem, contact_forces
+from regcontact.compliant.simulate import IMPLICIT_SOLVERS, SOLVER_STATUSES, Controls, SolveSettings, trajectory
+from regcontact.contact.contact_model import ContactModel
+from regcontact.contact.friction_laws import ViscousCoulomb
+from regcontact.convergence import fit_order
+from regcontact.rigid import SELECTION_RULES, event_driven, gholami_time_stepping, moreau_jean
+from regcontact.rigid.trajectory import RigidTrajectory
+from regcontact.studies import config as cfg
+from regcontact.studies.study_result import StudyResult
+from regcontact.studies.system_config import START_FIELDS, SYSTEM_KINDS, kind_fields, system_from_config, system_kind
+from regcontact.systems.system import AbstractSystem
+
+__all__ = ["KIND", "TABLE_COLUMNS", "Comparison", "SampledRun", "check", "compare", "run", "run_length", "schema"]
+
+KIND = "rigid_trajectories"
+
+#: Event kinds by (old mode, new mode) of one contact (``S`` stands for either slip direction).
+EVENT_KINDS = {
+    ("T", "S"): "slip_onset",
+    ("S", "T"): "stick",
+    ("S", "S"): "reversal",
+    ("T", "F"): "lift_off",
+    ("S", "F"): "lift_off",
+    ("F", "T"): "landing",
+    ("F", "S"): "landing",
+}
+
+TABLE_COLUMNS = [
+    "run",
+    "alpha",
+    "dt",
+    "threshold",
+    "distance_q",
+    "distance_v",
+    "modes",
+    "modes_equal",
+    "slip_onset",
+    "lift_off",
+    "landing",
+    "stick",
+    "event_error",
+    "wall_s",
+]
+
+
+def schema(raw: dict[str, Any]) -> dict[str, Any]:
+    """The schema of a whole-motion comparison; ``[system]`` is any kind's (without how a compliant run starts)."""
+    kind = system_kind(raw)
+    selection = cfg.choice(*SELECTION_RULES)
+    return {
+        "study": cfg.study_fields(KIND),
+        "system": {key: field for key, field in kind_fields(kind).items() if key not in START_FIELDS},
+        "horizon": {
+            "t_end": cfg.Field(cfg.positive, cfg.REQUIRED, "the end time of every run (> 0)"),
+            "grid_dt": cfg.Field(cfg.positive, 1e-3, "spacing Δ of the common comparison grid"),
+            "t_skip": cfg.Field(cfg.nonnegative, 0.05, "grid times before this are the initial impulsive layer"),
+            "impact_window": cfg.Field(
+                cfg.nonnegative, 0.05, "half-width of the window left out around each later impulsive event"
+            ),
+        },
+        "compliant": {
+            "alpha": cfg.Field(cfg.values_of(cfg.positive, "α > 0"), cfg.REQUIRED, "stiffness multipliers α"),
+            "solver": cfg.Field(cfg.choice(*IMPLICIT_SOLVERS), "RadauIIA5", "an implicit diffrax solver"),
+            "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-8, "relative tolerance"),
+            "atol": cfg.Field(cfg.positive, 1e-10, "absolute tolerance"),
+            "max_steps": cfg.Field(cfg.positive_int, 200_000, "step budget per run"),
+        },
+        "moreau_jean": {
+            "dt": cfg.Field(cfg.values_of(cfg.positive, "time steps δt > 0"), cfg.REQUIRED, "time steps δt"),
+            "selection": cfg.Field(selection, "painleve", "selection rule among several solutions of a step"),
+        },
+        "gholami": {
+            "dt": cfg.Field(cfg.or_word(cfg.positive, "none"), None, "time step δt > 0, or 'none' (not run)"),
+            "threshold": cfg.Field(cfg.positive, 1e-3, "static/kinetic velocity threshold v_s > 0"),
+            "selection": cfg.Field(selection, "painleve", "selection rule among several solutions of a step"),
+        },
+        "event_driven": {
+            "selection": cfg.Field(cfg.choice("painleve", "least_energy"), "painleve", "rule on indeterminacy"),
+            "restitution": cfg.Field(cfg.nonnegative, 0.0, "Newton's restitution e in [0, 1]"),
+            "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-10, "relative tolerance of the segments"),
+            "atol": cfg.Field(cfg.positive, 1e-12, "absolute tolerance of the segments"),
+        },
+    }
+
+
+def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
+    """The system's own cross-key check; a grid coarser than the horizon is refused."""
+    del overridden
+    SYSTEM_KINDS[config["system"]["kind"]].check(config["system"])
+    horizon = config["horizon"]
+    if horizon["grid_dt"] >= horizon["t_end"]:
+        raise cfg.ConfigError("horizon.grid_dt", horizon["grid_dt"], f"a spacing < horizon.t_end = {horizon['t_end']}")
+    if horizon["t_skip"] >= horizon["t_end"]:
+        raise cfg.ConfigError("horizon.t_skip", horizon["t_skip"], f"a time < horizon.t_end = {horizon['t_end']}")
+    if config["event_driven"]["restitution"] > 1:
+        raise cfg.ConfigError("event_driven.restitution", config["event_driven"]["restitution"], "a number in [0, 1]")
+    return []
+
+
+# -- sampling every run on the grid ---------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class SampledRun:
+    """One run on the common grid: ``q``, ``v`` ``(m, n)``, ``modes`` ``(m, k)`` labels, and its ``events``
+    ``(time, contact, kind)`` from its own resolution."""
+
+    label: str
+    integrator: str
+    q: NDArray[np.float64]
+    v: NDArray[np.float64]
+    modes: NDArray[np.str_]
+    events: tuple[tuple[float, int, str], ...]
+    wall_s: float
+    parameter: float | None = None
+    ok: bool = True
+
+
+def _base(label: str) -> str:
+    return "S" if label.startswith("S") else label
+
+
+def run_length(labels: Sequence[str] | NDArray[np.str_]) -> list[str]:
+    """``["T", "T", "S-"]`` → ``["T", "S-"]``: one entry per run of equal labels."""
+    runs: list[str] = []
+    for label in labels:
+        if not runs or runs[-1] != label:
+            runs.append(str(label))
+    return runs
+
+
+def _transitions(times: NDArray[np.float64], modes: NDArray[np.str_]) -> list[tuple[int, int, str]]:
+    """``(index of the first sample in the new mode, contact, kind)`` of every mode change, in time order."""
+    found = []
+    for contact in range(modes.shape[1]):
+        column = modes[:, contact]
+        for i in np.flatnonzero(column[1:] != column[:-1]) + 1:
+            old, new = _base(column[i - 1]), _base(column[i])
+            kind = EVENT_KINDS.get((old, new))
+            if kind is not None:
+                found.append((int(i), contact, kind))
+    return sorted(found, key=lambda item: (times[item[0]], item[1]))
+
+
+def _sample_rigid(trajectory_: RigidTrajectory, grid: NDArray[np.float64]) -> tuple[NDArray, NDArray, NDArray]:
+    """``q``, ``v`` (linear between samples; after an impulse at a repeated time) and the interval's modes."""
+    times = trajectory_.times
+    index = np.clip(np.searchsorted(times, grid, side="right") - 1, 0, len(times) - 2)
+    span = times[index + 1] - times[index]
+    weight = np.where(span > 0, (grid - times[index]) / np.where(span > 0, span, 1.0), 0.0)[:, None]
+    q = (1 - weight) * trajectory_.q[index] + weight * trajectory_.q[index + 1]
+    v = (1 - weight) * trajectory_.v[index] + weight * trajectory_.v[index + 1]
+    modes = np.array(trajectory_.modes)[np.minimum(index, len(trajectory_.modes) - 1)]
+    return q, v, modes
+
+
+def _rigid_events(trajectory_: RigidTrajectory, t_skip: float) -> tuple[tuple[float, int, str], ...]:
+    """Mode changes at ``t ≥ t_skip`` at the rigid run's own resolution (interval starts)."""
+    times, modes = trajectory_.times[:-1], np.array(trajectory_.modes)
+    return tuple(
+        (float(times[i]), contact, kind) for i, contact, kind in _transitions(times, modes) if times[i] >= t_skip
+    )
+
+
+def _sampled_rigid(label: str, trajectory_: RigidTrajectory, grid, t_skip, parameter=None) -> SampledRun:
+    q, v, modes = _sample_rigid(trajectory_, grid)
+    return SampledRun(
+        label,
+        trajectory_.integrator,
+        q,
+        v,
+        modes,
+        _rigid_events(trajectory_, t_skip),
+        trajectory_.statistics.wall_time,
+        parameter,
+    )
+
+
+def _contact_model() -> ContactModel:
+    """Preclik's Eq. 22: ``k_n = γ_n = γ_t = α``."""
+    return ContactModel()  # its defaults: SpringDamper and ViscousCoulomb, every parameter 1 at α = 1
+
+
+def compliant_on_grid(
+    system: AbstractSystem, alphas: Sequence[float], grid: NDArray[np.float64], compliant: dict[str, Any]
+) -> tuple[dict[str, NDArray], float, float]:
+    """Every α in one jitted ``vmap``: ``q``, ``v``, forces ``(a, m, k, 2)``, gaps and slips ``(a, m, k)``,
+    γ_t per α and the solver status; with the compile and run times."""
+    contact = _contact_model()
+    settings = SolveSettings(solver=compliant["solver"], events=(), max_steps=compliant["max_steps"])
+    ts = jnp.asarray(grid)
+    t_end = float(grid[-1])
+
+    def one(alpha: Float[Array, ""]):
+        controls = Controls(rtol=compliant["rtol"], atol=compliant["atol"], t_max=t_end)
+        states, status = trajectory(system, contact, alpha, controls, settings, ts)
+        normal, friction = contact.at_stiffness(alpha)
+        args = CompliantSystem(system=system, normal=normal, friction=friction)
+        forces = jax.vmap(lambda q, v: contact_forces(args, q, v))(states.q, states.v)
+        gaps = jax.vmap(system.gaps)(states.q)[..., 0]
+        slips = jnp.einsum("mkn,mn->mk", jax.vmap(system.jacobians)(states.q)[:, :, 1], states.v)
+        assert isinstance(friction, ViscousCoulomb)
+        return states.q, states.v, forces, gaps, slips, friction.damping, status
+
+    solve = jax.jit(jax.vmap(one))
+    batch = jnp.asarray(alphas, dtype=float)
+    start = time.perf_counter()
+    compiled = solve.lower(batch).compile()
+    compile_s = time.perf_counter() - start
+    start = time.perf_counter()
+    out = jax.block_until_ready(compiled(batch))
+    run_s = time.perf_counter() - start
+    names = ("q", "v", "forces", "gaps", "slips", "damping", "status")
+    return {name: np.asarray(value) for name, value in zip(names, out)}, compile_s, run_s
+
+
+def compliant_modes(forces: NDArray, slips: NDArray, damping: float, mu: NDArray) -> NDArray[np.str_]:
+    """``F`` without normal force, ``T`` on the viscous branch ``γ_t|ġ_t| < μλ_n``, else ``S±`` (sign of ``ġ_t``)."""
+    normal = forces[..., 0]
+    sliding = damping * np.abs(slips) >= mu * normal
+    labels = np.where(slips > 0, "S+", "S-")
+    labels = np.where(sliding, labels, "T")
+    return np.where(normal > 0, labels, "F").astype("<U2")
+
+
+def _compliant_events(
+    grid: NDArray, modes: NDArray, forces: NDArray, gaps: NDArray, slips: NDArray, mu: NDArray, t_skip: float
+) -> tuple[tuple[float, int, str], ...]:
+    """Mode changes at ``t ≥ t_skip``, each at the zero of the outgoing mode's indicator, extrapolated from the
+    two grid points before it (clipped to the grid interval of the change)."""
+    events = []
+    for i, contact, kind in _transitions(grid, modes):
+        if grid[i - 1] < t_skip:
+            continue
+        old = _base(modes[i - 1, contact])
+        lam_n, lam_t = forces[:, contact, 0], forces[:, contact, 1]
+        indicator = {
+            "T": mu[contact] * lam_n - np.abs(lam_t),
+            "S": slips[:, contact],
+            "F": gaps[:, contact],
+        }[old]
+        if kind == "lift_off":
+            indicator = lam_n
+        t = grid[i]
+        if i >= 2 and indicator[i - 1] != indicator[i - 2]:
+            slope = (indicator[i - 1] - indicator[i - 2]) / (grid[i - 1] - grid[i - 2])
+            t = float(np.clip(grid[i - 1] - indicator[i - 1] / slope, grid[i - 1], grid[i]))
+        events.append((float(t), contact, kind))
+    return tuple(events)
+
+
+# -- the comparison ----------------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Comparison:
+    """Every run on the grid, the reference (event-driven) run, the mask of compared grid points, the rows."""
+
+    grid: NDArray[np.float64]
+    compared: NDArray[np.bool_]
+    reference: SampledRun
+    runs: tuple[SampledRun, ...]
+    impulsive_events: tuple[tuple[float, str], ...]
+    rows: list[dict[str, Any]]
+    orders: dict[str, Any]
+    timings: dict[str, float]
+    statistics: dict[str, Any]
+
+
+def _grid(horizon: dict[str, Any]) -> NDArray[np.float64]:
+    count = int(np.ceil(horizon["t_end"] / horizon["grid_dt"] - 1e-9))
+    return np.linspace(0.0, horizon["t_end"], count + 1)
+
+
+#: A contact's run-length encoding longer than this is shortened in the table (chatter), its count kept.
+MAX_RUNS_SHOWN = 6
+
+
+def _runs_text(labels: NDArray[np.str_]) -> str:
+    runs = run_length(labels)
+    if len(runs) > MAX_RUNS_SHOWN:
+        return ", ".join(runs[: MAX_RUNS_SHOWN - 2]) + f", … ({len(runs)} runs)"
+    return ", ".join(runs)
+
+
+def _mode_text(modes: NDArray[np.str_]) -> str:
+    """``T, S-`` for one contact; ``1: F, T | 2: F, S+`` for several; a long chatter shortened."""
+    columns = [_runs_text(modes[:, c]) for c in range(modes.shape[1])]
+    return columns[0] if len(columns) == 1 else " | ".join(f"{c + 1}: {text}" for c, text in enumerate(columns))
+
+
+def _event_columns(events: Sequence[tuple[float, int, str]]) -> dict[str, float | None]:
+    first: dict[str, float | None] = {name: None for name in ("slip_onset", "lift_off", "landing", "stick")}
+    for t, _, kind in events:
+        if kind in first and first[kind] is None:
+            first[kind] = t
+    return first
+
+
+def _event_error(events, reference) -> float | None:
+    """Largest time difference of the matched events, or ``None`` if the (contact, kind) lists differ."""
+    if [e[1:] for e in events] != [e[1:] for e in reference]:
+        return None
+    return max((abs(a[0] - b[0]) for a, b in zip(events, reference)), default=0.0)
+
+
+def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> Comparison:
+    """Run everything the config asks for and compare it with the event-driven run on the grid."""
+    system = system_from_config(config["system"])
+    horizon, t_end = config["horizon"], config["horizon"]["t_end"]
+    grid = _grid(horizon)
+    t_skip = horizon["t_skip"]
+    mu = np.asarray(system.friction_coefficients, dtype=float).reshape(-1)
+    timings: dict[str, float] = {}
+
+    progress("event-driven reference")
+    ed = config["event_driven"]
+    reference_run = event_driven(
+        system,
+        t_end,
+        restitution=ed["restitution"],
+        selection=ed["selection"],
+        rtol=ed["rtol"],
+        atol=ed["atol"],
+        sample_times=grid,
+    )
+    reference = _sampled_rigid("event-driven", reference_run, grid, t_skip)
+    timings["event_driven_s"] = reference_run.statistics.wall_time
+    impulsive = tuple(
+        (e.time, "IWC" if e.kind == "impact_without_collision" else e.kind)
+        for e in reference_run.events
+        if e.kind in ("impact", "impact_without_collision")
+    )
+    compared = grid >= t_skip
+    for t, _ in impulsive:
+        if t > 0:
+            compared &= np.abs(grid - t) > horizon["impact_window"]
+
+    runs: list[SampledRun] = []
+    alphas = config["compliant"]["alpha"]
+    progress(f"compliant model at {len(alphas)} values of α (one vmapped call)")
+    data, compile_s, run_s = compliant_on_grid(system, alphas, grid, config["compliant"])
+    timings.update(compliant_compile_s=compile_s, compliant_solve_s=run_s)
+    for i, alpha in enumerate(alphas):
+        modes = compliant_modes(data["forces"][i], data["slips"][i], float(data["damping"][i]), mu)
+        events = _compliant_events(grid, modes, data["forces"][i], data["gaps"][i], data["slips"][i], mu, t_skip)
+        status = SOLVER_STATUSES[int(data["status"][i])]
+        runs.append(
+            SampledRun(
+                f"compliant α={alpha:g}",
+                "compliant",
+                data["q"][i],
+                data["v"][i],
+                modes,
+                events,
+                run_s / len(alphas),
+                float(alpha),
+                ok=status == "successful" and bool(np.all(np.isfinite(data["q"][i]))),
+            )
+        )
+
+    mj = config["moreau_jean"]
+    for dt in mj["dt"]:
+        progress(f"Moreau–Jean δt = {dt:g}")
+        runs.append(
+            _sampled_rigid(f"Moreau–Jean δt={dt:g}", moreau_jean(system, t_end, dt, mj["selection"]), grid, t_skip, dt)
+        )
+    gh = config["gholami"]
+    if gh["dt"] is not None:
+        progress(f"Gholami et al. δt = {gh['dt']:g}, v_s = {gh['threshold']:g}")
+        ghol = gholami_time_stepping(system, t_end, gh["dt"], gh["threshold"], gh["selection"])
+        runs.append(_sampled_rigid(f"Gholami δt={gh['dt']:g}", ghol, grid, t_skip, gh["dt"]))
+
+    reference_modes = _mode_text(reference.modes[compared])
+    rows = []
+    for sampled in [reference, *runs]:
+        row: dict[str, Any] = {
+            "run": sampled.label,
+            "alpha": sampled.parameter if sampled.integrator == "compliant" else None,
+            "dt": sampled.parameter if sampled.integrator != "compliant" else None,
+            "threshold": gh["threshold"] if sampled.integrator.startswith("gholami") else None,
+            "distance_q": float(np.max(np.abs(sampled.q - reference.q)[compared])) if sampled.ok else None,
+            "distance_v": float(np.max(np.abs(sampled.v - reference.v)[compared])) if sampled.ok else None,
+            "modes": _mode_text(sampled.modes[compared]),
+        }
+        row["modes_equal"] = row["modes"] == reference_modes
+        row.update(_event_columns(sampled.events))
+        row["event_error"] = _event_error(sampled.events, reference.events)
+        row["wall_s"] = sampled.wall_s
+        row["ok"] = sampled.ok
+        rows.append(row)
+
+    orders = {
+        "compliant_alpha": _orders([r for r in rows if r["alpha"] is not None and r["ok"]], "alpha", 1.0),
+        "moreau_jean_dt": _orders([r for r in rows if str(r["run"]).startswith("Moreau")], "dt", -1.0),
+    }
+    statistics = {
+        "event_driven": dataclasses.asdict(reference_run.statistics),
+        "impulsive_events": [[t, kind] for t, kind in impulsive],
+        "compared_grid_points": int(compared.sum()),
+        "grid_points": len(grid),
+        "compliant_status": [SOLVER_STATUSES[int(s)] for s in data["status"]],
+    }
+    return Comparison(grid, compared, reference, tuple(runs), impulsive, rows, orders, timings, statistics)
+
+
+def _orders(rows: list[dict[str, Any]], key: str, sign: float) -> dict[str, Any]:
+    """Order of each distance (and of the event error) in ``key`` (α, or 1/δt): :func:`fit_order`'s tail fit."""
+    result: dict[str, Any] = {}
+    for name in ("distance_q", "distance_v", "event_error"):
+        kept = sorted(
+            ((r[key] ** sign, r[name]) for r in rows if r[name] is not None and r[name] > 0), key=lambda p: p[0]
+        )
+        fit = fit_order([p[0] for p in kept], [p[1] for p in kept]) if len(kept) >= 2 else None
+        result[name] = (
+            None
+            if fit is None
+            else {
+                "order": fit.order,
+                "range": sorted(x**sign for x in fit.alpha_range),
+                "local_orders": list(fit.local_orders),
+                "residual": fit.residual,
+            }
+        )
+    return result
+
+
+def _order_line(name: str, variable: str, entry: dict[str, Any]) -> str:
+    parts = []
+    for quantity in ("distance_q", "distance_v", "event_error"):
+        fit = entry[quantity]
+        if fit is None:
+            parts.append(f"{quantity}: no order")
+            continue
+        local = ", ".join(f"{p:.2f}" for p in fit["local_orders"])
+        low, high = fit["range"]
+        parts.append(f"{quantity} order {fit['order']:.2f} over {variable} {low:g}…{high:g} (local {local})")
+    return f"{name}: " + "; ".join(parts)
+
+
+def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
+    """The comparison as a study result: one row per run, the orders in α and δt, the reference's events."""
+    comparison = compare(config, progress)
+    reference = comparison.reference
+    events = ", ".join(f"{kind} at {t:.6g}" for t, kind in comparison.impulsive_events)
+    changes = ", ".join(f"{kind} (contact {c + 1}) at {t:.6g}" for t, c, kind in reference.events)
+    summary = [
+        f"event-driven reference: impulsive events: {events or 'none'}; mode changes after t_skip: {changes or 'none'}",
+        f"compared on {comparison.statistics['compared_grid_points']} of {len(comparison.grid)} grid points "
+        f"(t ≥ {config['horizon']['t_skip']:g}, ±{config['horizon']['impact_window']:g} around later impacts); "
+        "distances: max-norm over the grid and the coordinates, to the event-driven run",
+        _order_line("compliant, as α → ∞", "α", comparison.orders["compliant_alpha"]),
+        _order_line("Moreau–Jean, as δt → 0", "δt", comparison.orders["moreau_jean_dt"]),
+    ]
+    failures = [f"{row['run']}: the compliant solve failed" for row in comparison.rows if not row["ok"]]
+    return StudyResult(
+        name=config["study"]["name"],
+        kind=KIND,
+        rows=comparison.rows,
+        references={"event_driven": {"modes": _mode_text(reference.modes[comparison.compared])}},
+        solver_statistics=comparison.statistics,
+        timings=comparison.timings,
+        failures=failures,
+        summary=summary,
+        extra={"orders": comparison.orders},
+    )
