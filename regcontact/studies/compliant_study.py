@@ -34,7 +34,7 @@ from regcontact.contact.contact_model import ContactModel
 from regcontact.contact.friction_laws import FRICTION_LAWS, AbstractFrictionLaw
 from regcontact.contact.normal_laws import NORMAL_LAWS, AbstractJumpingNormalLaw, AbstractNormalLaw
 from regcontact.convergence import DRIFT_TOLERANCE, MIN_TAIL_POINTS, ROUNDOFF_FACTOR, TAIL_DECADES, analyse
-from regcontact.rigid.references import MultiContactReferences, RigidReferences, rigid_references
+from regcontact.rigid.references import MultiContactReferences, RigidReferences, rigid_references_batch
 from regcontact.studies import config as cfg
 from regcontact.studies.study_result import StudyResult
 from regcontact.studies.system_config import (
@@ -456,7 +456,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
     progress(f"{len(labels)} cases: {len(systems)} system(s) × {len(config['sweep']['alpha'])} values of α")
 
     built = [system_from_config(system) for system in systems]
-    references = [rigid_references(system, config["references"]) for system in built]
+    references = rigid_references_batch(built, config["references"])
     devices = sweep_devices()
     runs, timings = sweep(
         cases, settings, chunk_size=config["sweep"]["chunk_size"], progress=progress, devices=devices, progress_bar=True
