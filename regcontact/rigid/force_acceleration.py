@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from regcontact.rigid.contact_law import contact_law_solutions
+from regcontact.rigid.contact_law import LawSolver, contact_law_solutions
 from regcontact.rigid.lcp import all_solutions
 from regcontact.rigid.solutions import ContactMode, RigidSolution, RigidSolutions, contact_mode
 from regcontact.rigid.state import ContactState, as_contact_state
@@ -24,7 +24,9 @@ from regcontact.systems.rod import PainleveRod
 __all__ = ["force_acceleration"]
 
 
-def force_acceleration(state: ContactState | PainleveRod, tol: float = 1e-9) -> RigidSolutions:
+def force_acceleration(
+    state: ContactState | PainleveRod, tol: float = 1e-9, law: LawSolver = contact_law_solutions
+) -> RigidSolutions:
     """Every reaction force of the force-acceleration problem, with its mode (a rod: at its initial state).
 
     A separated contact (``g_n > 0``) or a separating one (``ġ_n > 0``) carries no force (Eqs. 5, 6): the
@@ -32,6 +34,7 @@ def force_acceleration(state: ContactState | PainleveRod, tol: float = 1e-9) -> 
     force solution at all (it needs an impulse) and raises ``ValueError``. Zero tests are relative: ``tol``
     times the state's ``gap_scale`` or ``velocity_scale``; the LCPs are solved in their own units
     (:meth:`~regcontact.rigid.lcp.FrictionLCP.nondimensional`), so a rescaled body gives rescaled forces.
+    ``law`` solves the law at rest (as for :func:`~regcontact.rigid.impulse_velocity.impulse_velocity`).
     """
     state = as_contact_state(state, "force_acceleration")
     length_scale = state.gap_scale
@@ -48,7 +51,7 @@ def force_acceleration(state: ContactState | PainleveRod, tol: float = 1e-9) -> 
 
     W, b = state.delassus, state.free_acceleration
     if abs(slip_t) <= tol * velocity_scale:
-        solutions, continua = contact_law_solutions(W, b, state.mu, tol)
+        solutions, continua = law(W, b, state.mu, tol)
         return _from_reactions(state, [(reaction, mode) for reaction, _, mode in solutions], continua)
 
     direction = -np.sign(slip_t)  # friction opposes the slip: λ_t = direction · μ λ_n

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from regcontact.rigid.contact_law import contact_law_solutions
+from regcontact.rigid.contact_law import LawSolver, contact_law_solutions
 from regcontact.rigid.solutions import ContactMode, RigidSolution, RigidSolutions
 from regcontact.rigid.state import ContactState, as_contact_state
 from regcontact.systems.rod import PainleveRod
@@ -17,13 +17,16 @@ from regcontact.systems.rod import PainleveRod
 __all__ = ["impulse_velocity"]
 
 
-def impulse_velocity(state: ContactState | PainleveRod, tol: float = 1e-9) -> RigidSolutions:
+def impulse_velocity(
+    state: ContactState | PainleveRod, tol: float = 1e-9, law: LawSolver = contact_law_solutions
+) -> RigidSolutions:
     """Every contact impulse ``Λ = (Λ_n, Λ_t)`` with its mode and the velocities after it (a rod: at its
     initial state).
 
     The contact must be closed (``g_n = 0``, relative to ``tol`` times the state's ``gap_scale``): impulses do
     not move positions, so an open contact carries none (the single solution ``Λ = 0``) and a penetrating one
-    raises ``ValueError``.
+    raises ``ValueError``. ``law`` solves the contact law (a stand-in equal to :func:`contact_law_solutions`:
+    answers computed for many states at once).
     """
     state = as_contact_state(state, "impulse_velocity")
     length_scale = state.gap_scale
@@ -34,7 +37,7 @@ def impulse_velocity(state: ContactState | PainleveRod, tol: float = 1e-9) -> Ri
         solutions = [(np.zeros(2), state.contact_velocity, opening)]
         continua: tuple = ()
     else:
-        solutions, continua = contact_law_solutions(state.delassus, state.contact_velocity, state.mu, tol)
+        solutions, continua = law(state.delassus, state.contact_velocity, state.mu, tol)
     return RigidSolutions(
         "impulse_velocity",
         tuple(

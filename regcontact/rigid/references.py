@@ -25,10 +25,12 @@ study's JSON.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from regcontact.rigid.contact_law import LawSolutions, LawSolver, contact_law_solutions, contact_law_solutions_batch
 from regcontact.rigid.force_acceleration import force_acceleration
 from regcontact.rigid.impulse_velocity import impulse_velocity
 from regcontact.rigid.multi_contact import (
@@ -39,7 +41,7 @@ from regcontact.rigid.multi_contact import (
     multi_contact_time_stepping,
 )
 from regcontact.rigid.solutions import RigidSolutions
-from regcontact.rigid.state import ContactState
+from regcontact.rigid.state import ContactState, rod_contact_states
 from regcontact.rigid.time_stepping import time_stepping
 from regcontact.systems.rod import PainleveRod
 
@@ -47,6 +49,7 @@ __all__ = [
     "MultiContactReferences",
     "RigidReferences",
     "rigid_references",
+    "rigid_references_batch",
     "select_impulse",
     "select_multi_contact_impulse",
     "select_time_step",
@@ -246,8 +249,77 @@ def rigid_references(system: Any, options: dict[str, Any]) -> RigidReferences | 
     if not isinstance(system, (PainleveRod, ContactState)):
         return _multi_contact_references(system, options)
     state = ContactState.from_rod(system) if isinstance(system, PainleveRod) else system
-    forces = force_acceleration(state)
-    impulses = impulse_velocity(state) if options.get("impulse_velocity", True) else None
+    return _one_contact_references(state, options, contact_law_solutions)
+
+
+def rigid_references_batch(
+    systems: Sequence[Any], options: dict[str, Any]
+) -> list[RigidReferences | MultiContactReferences]:
+    """:func:`rigid_references` of each system, equal to it bit for bit, computed together: the rods' states in
+    one jitted call (:func:`~regcontact.rigid.state.rod_contact_states`) and their contact laws (impulse-velocity,
+    time steps, force-acceleration at rest) in one batched enumeration
+    (:func:`~regcontact.rigid.contact_law.contact_law_solutions_batch`, which solves a degenerate law the exact
+    way). Other systems go through :func:`rigid_references` one at a time."""
+    rods = [i for i, system in enumerate(systems) if isinstance(system, PainleveRod)]
+    states = dict(zip(rods, rod_contact_states([systems[i] for i in rods])))
+    laws = _LawTable()
+    forces = {}  # force-acceleration problems solved without the law (sliding or opening) need no second pass
+    for i, state in states.items():
+        first_pass = _one_contact_references(state, options, laws.record)
+        if not _law_at_rest(state):
+            forces[i] = first_pass.force_acceleration
+    laws.solve()
+    return [
+        _one_contact_references(states[i], options, laws, forces.get(i))
+        if i in states
+        else rigid_references(system, options)
+        for i, system in enumerate(systems)
+    ]
+
+
+def _law_at_rest(state: ContactState, tol: float = 1e-9) -> bool:
+    """Whether :func:`force_acceleration` solves the contact law at this state (closed, at rest; else it slides,
+    opens, or does not apply), as it decides."""
+    closed = abs(state.gap) <= tol * state.gap_scale
+    return bool(closed and np.abs(state.contact_velocity).max() <= tol * state.velocity_scale)
+
+
+class _LawTable:
+    """The contact laws of many states: recorded on a first pass, solved in one batch, then answered from the
+    table (a law not recorded is solved on the spot)."""
+
+    def __init__(self) -> None:
+        self.recorded: dict[tuple[bytes, bytes, float, float], tuple[np.ndarray, np.ndarray, float, float]] = {}
+        self.answers: dict[tuple[bytes, bytes, float, float], LawSolutions] = {}
+
+    @staticmethod
+    def _key(W: np.ndarray, b: np.ndarray, mu: float, tol: float) -> tuple[bytes, bytes, float, float]:
+        return np.asarray(W, float).tobytes(), np.asarray(b, float).tobytes(), float(mu), float(tol)
+
+    def record(self, W: np.ndarray, b: np.ndarray, mu: float, tol: float) -> LawSolutions:
+        """Note the law; answer "no solutions" (the first pass only collects)."""
+        self.recorded[self._key(W, b, mu, tol)] = (np.asarray(W, float), np.asarray(b, float), float(mu), float(tol))
+        return [], ()
+
+    def solve(self) -> None:
+        for tol in {tol for *_, tol in self.recorded.values()}:
+            keys = [key for key, law in self.recorded.items() if law[3] == tol]
+            W, b, mu = (np.array([self.recorded[key][j] for key in keys]) for j in range(3))
+            self.answers.update(zip(keys, contact_law_solutions_batch(W, b, mu, tol)))
+
+    def __call__(self, W: np.ndarray, b: np.ndarray, mu: float, tol: float) -> LawSolutions:
+        found = self.answers.get(self._key(W, b, mu, tol))
+        return contact_law_solutions(W, b, mu, tol) if found is None else found
+
+
+def _one_contact_references(
+    state: ContactState, options: dict[str, Any], law: LawSolver, forces: RigidSolutions | None = None
+) -> RigidReferences:
+    """:func:`rigid_references` of one contact, its laws solved by ``law`` (``forces``: the force-acceleration
+    solutions, if already known)."""
+    if forces is None:
+        forces = force_acceleration(state, law=law)
+    impulses = impulse_velocity(state, law=law) if options.get("impulse_velocity", True) else None
     if impulses is None:
         impulse, rule = None, "impulse-velocity reference switched off"
     else:
@@ -255,7 +327,7 @@ def rigid_references(system: Any, options: dict[str, Any]) -> RigidReferences | 
     mode = None
     if impulse is not None:  # Λ = 0 is returned as exact zeros, any other Λ is a solution's own reaction
         mode = "opening" if not np.any(impulse) else next(s.mode for s in impulses or () if s.reaction is impulse)
-    steps = {float(dt): time_stepping(state, float(dt)) for dt in options.get("time_stepping_dt", [])}
+    steps = {float(dt): time_stepping(state, float(dt), law=law) for dt in options.get("time_stepping_dt", [])}
     return RigidReferences(
         force_acceleration=forces,
         impulse_velocity=impulses,

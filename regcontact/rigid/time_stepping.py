@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from regcontact.rigid.contact_law import contact_law_solutions
+from regcontact.rigid.contact_law import LawSolver, contact_law_solutions
 from regcontact.rigid.impulse_velocity import impulse_velocity
 from regcontact.rigid.solutions import ContactMode, RigidSolution, RigidSolutions
 from regcontact.rigid.state import ContactState, as_contact_state
@@ -24,16 +24,18 @@ from regcontact.systems.rod import PainleveRod
 __all__ = ["TimeSteppingConvergence", "time_stepping", "time_stepping_convergence"]
 
 
-def time_stepping(state: ContactState | PainleveRod, dt: float, tol: float = 1e-9) -> RigidSolutions:
+def time_stepping(
+    state: ContactState | PainleveRod, dt: float, tol: float = 1e-9, law: LawSolver = contact_law_solutions
+) -> RigidSolutions:
     """Every solution of one time step of length ``dt`` (a rod: from its initial state); reactions are the
-    impulses ``δt λ̃``."""
+    impulses ``δt λ̃``; ``law`` as for :func:`~regcontact.rigid.impulse_velocity.impulse_velocity`."""
     state = as_contact_state(state, "time_stepping")
     if not dt > 0:
         raise ValueError(f"the time step must be positive, got dt = {dt}")
     free_velocity = state.velocity + dt * np.linalg.solve(state.mass_matrix, state.applied_force)
     free = state.jacobian @ free_velocity + np.array([state.gap / dt, 0.0])
     W = state.delassus
-    solutions, continua = contact_law_solutions(W, free, state.mu, tol)
+    solutions, continua = law(W, free, state.mu, tol)
     return RigidSolutions(
         "time_stepping",
         tuple(

@@ -31,7 +31,7 @@ from regcontact.compliant.termination import EVENTS
 from regcontact.contact.friction_laws import FRICTION_LAWS, AbstractFrictionLaw
 from regcontact.contact.normal_laws import NORMAL_LAWS, AbstractJumpingNormalLaw, AbstractNormalLaw
 from regcontact.convergence import DRIFT_TOLERANCE, MIN_TAIL_POINTS, ROUNDOFF_FACTOR, TAIL_DECADES, analyse
-from regcontact.rigid.references import MultiContactReferences, RigidReferences, rigid_references
+from regcontact.rigid.references import MultiContactReferences, RigidReferences, rigid_references_batch
 from regcontact.studies import config as cfg
 from regcontact.studies.compliant_cases import SweepCases, sweep_cases
 from regcontact.studies.grid_dataset import GridAxis
@@ -447,7 +447,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
     progress(_axes_line(built))
 
     systems = [jtu.tree_map(lambda leaf, j=j: leaf[j], built.systems) for j in range(len(built.system_tables))]
-    references = [rigid_references(system, config["references"]) for system in systems]
+    references = rigid_references_batch(systems, config["references"])
     devices = sweep_devices()
     runs, timings = sweep(
         cases, settings, chunk_size=config["sweep"]["chunk_size"], progress=progress, devices=devices, progress_bar=True

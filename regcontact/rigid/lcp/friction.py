@@ -164,10 +164,16 @@ def _reactions(problem: FrictionLCP, tol: float) -> FrictionSolutions:
             reactions.append(problem.reaction(continuum.extremes[0]))  # only β or the λ± split vary
         else:
             continua.append(ends)
+    return FrictionSolutions(reactions=distinct_reactions(problem, reactions, tol), continua=tuple(continua))
+
+
+def distinct_reactions(problem: FrictionLCP, reactions: list[NDArray[np.float64]], tol: float) -> NDArray[np.float64]:
+    """``reactions`` without repeats (``(m, 2)``, first occurrences kept): equal to ``1e2 tol`` relative to their
+    size or to the problem's typical reaction ``‖b‖∞ / max|W|``."""
     norm_W = np.abs(problem.delassus).max()
     reaction_scale = np.abs(problem.free).max() / norm_W if norm_W > 0 else 0.0  # typical size of a reaction
     distinct: list[NDArray[np.float64]] = []
     for reaction in reactions:
         if not any(solutions_coincide(reaction, other, 1e2 * tol, reaction_scale) for other in distinct):
             distinct.append(reaction)
-    return FrictionSolutions(reactions=np.array(distinct).reshape(len(distinct), 2), continua=tuple(continua))
+    return np.array(distinct).reshape(len(distinct), 2)
