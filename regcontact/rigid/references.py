@@ -142,6 +142,8 @@ class RigidReferences:
     #: The state solved at (for further time steps) and the chosen impulse's mode.
     state: ContactState | None = None
     impulse_mode: str | None = None
+    #: Time steps solved ahead for later :meth:`time_stepping_impulse` calls (not reported in the JSON).
+    further_steps: dict[float, RigidSolutions] = dataclasses.field(default_factory=dict)
 
     def columns(self, integrals: np.ndarray) -> dict[str, float]:
         """CSV columns: the chosen ``Λ`` and the max-norm distance of the force integrals to it."""
@@ -158,7 +160,8 @@ class RigidReferences:
         if self.state is None:
             raise ValueError("these references were built without their state: no further time steps")
         dt = float(dt)
-        solutions = self.time_stepping[dt] if dt in self.time_stepping else time_stepping(self.state, dt)
+        known = {**self.further_steps, **self.time_stepping}
+        solutions = known[dt] if dt in known else time_stepping(self.state, dt)
         pairs = [(s.reaction, s.mode) for s in solutions]
         return select_time_step(pairs, len(solutions.continua), self.impulse_mode)
 
@@ -253,24 +256,27 @@ def rigid_references(system: Any, options: dict[str, Any]) -> RigidReferences | 
 
 
 def rigid_references_batch(
-    systems: Sequence[Any], options: dict[str, Any]
+    systems: Sequence[Any], options: dict[str, Any], further_steps: Sequence[float] = ()
 ) -> list[RigidReferences | MultiContactReferences]:
     """:func:`rigid_references` of each system, equal to it bit for bit, computed together: the rods' states in
     one jitted call (:func:`~regcontact.rigid.state.rod_contact_states`) and their contact laws (impulse-velocity,
     time steps, force-acceleration at rest) in one batched enumeration
     (:func:`~regcontact.rigid.contact_law.contact_law_solutions_batch`, which solves a degenerate law the exact
-    way). Other systems go through :func:`rigid_references` one at a time."""
+    way). Other systems go through :func:`rigid_references` one at a time.
+
+    ``further_steps``: time steps a caller will ask :meth:`RigidReferences.time_stepping_impulse` for (a δt → 0
+    trend), solved in the same batch (rods only)."""
     rods = [i for i, system in enumerate(systems) if isinstance(system, PainleveRod)]
     states = dict(zip(rods, rod_contact_states([systems[i] for i in rods])))
     laws = _LawTable()
     forces = {}  # force-acceleration problems solved without the law (sliding or opening) need no second pass
     for i, state in states.items():
-        first_pass = _one_contact_references(state, options, laws.record)
+        first_pass = _one_contact_references(state, options, laws.record, further_steps=further_steps)
         if not _law_at_rest(state):
             forces[i] = first_pass.force_acceleration
     laws.solve()
     return [
-        _one_contact_references(states[i], options, laws, forces.get(i))
+        _one_contact_references(states[i], options, laws, forces.get(i), further_steps)
         if i in states
         else rigid_references(system, options)
         for i, system in enumerate(systems)
@@ -313,10 +319,14 @@ class _LawTable:
 
 
 def _one_contact_references(
-    state: ContactState, options: dict[str, Any], law: LawSolver, forces: RigidSolutions | None = None
+    state: ContactState,
+    options: dict[str, Any],
+    law: LawSolver,
+    forces: RigidSolutions | None = None,
+    further_steps: Sequence[float] = (),
 ) -> RigidReferences:
     """:func:`rigid_references` of one contact, its laws solved by ``law`` (``forces``: the force-acceleration
-    solutions, if already known)."""
+    solutions, if already known; ``further_steps``: time steps to solve ahead)."""
     if forces is None:
         forces = force_acceleration(state, law=law)
     impulses = impulse_velocity(state, law=law) if options.get("impulse_velocity", True) else None
@@ -328,6 +338,7 @@ def _one_contact_references(
     if impulse is not None:  # Λ = 0 is returned as exact zeros, any other Λ is a solution's own reaction
         mode = "opening" if not np.any(impulse) else next(s.mode for s in impulses or () if s.reaction is impulse)
     steps = {float(dt): time_stepping(state, float(dt), law=law) for dt in options.get("time_stepping_dt", [])}
+    ahead = {float(dt): time_stepping(state, float(dt), law=law) for dt in further_steps if float(dt) not in steps}
     return RigidReferences(
         force_acceleration=forces,
         impulse_velocity=impulses,
@@ -336,6 +347,7 @@ def _one_contact_references(
         impulse_rule=rule,
         state=state,
         impulse_mode=mode,
+        further_steps=ahead,
     )
 
 

@@ -447,7 +447,8 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
     progress(_axes_line(built))
 
     systems = [jtu.tree_map(lambda leaf, j=j: leaf[j], built.systems) for j in range(len(built.system_tables))]
-    references = rigid_references_batch(systems, config["references"])
+    listed = config["references"]["time_stepping_dt"]
+    references = rigid_references_batch(systems, config["references"], _trend_steps(listed) if listed else ())
     devices = sweep_devices()
     runs, timings = sweep(
         cases, settings, chunk_size=config["sweep"]["chunk_size"], progress=progress, devices=devices, progress_bar=True

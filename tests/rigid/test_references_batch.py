@@ -110,3 +110,18 @@ def test_switching_the_impulse_velocity_reference_off():
         exact = rigid_references(rod, options)
         assert fast.impulse is None and fast.impulse_velocity is None
         assert json.dumps(fast.as_json()) == json.dumps(exact.as_json())
+
+
+def test_time_steps_solved_ahead_give_the_same_time_stepping_impulses():
+    rods = [PainleveRod(mu=mu, phi0=phi) for mu in (1.0, 1.5, 2.0) for phi in (0.6, 1.0471975511965976)]
+    steps = [1e-2, 1e-3, 1e-4, 1e-5]
+    options = {"impulse_velocity": True, "time_stepping_dt": [1e-2]}
+    ahead = rigid_references_batch(rods, options, further_steps=steps)
+    lazy = [rigid_references(rod, options) for rod in rods]
+    for early, late in zip(ahead, lazy):
+        assert sorted(early.further_steps) == [1e-5, 1e-4, 1e-3]  # 1e-2 is listed, so not solved again
+        assert early.as_json() == late.as_json()  # the steps solved ahead are not reported
+        for dt in steps:
+            (got, why), (want, reason) = early.time_stepping_impulse(dt), late.time_stepping_impulse(dt)
+            assert why == reason
+            assert (got is None and want is None) or np.array_equal(got, want)
