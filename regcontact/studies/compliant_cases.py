@@ -111,19 +111,17 @@ def _penetrations(config: dict[str, Any], plan: SweepPlan, alpha: np.ndarray) ->
     power differs from Python's in the last bit, and the depths of existing studies are kept to the bit)."""
     key = "system.initial_penetration"
     ids, first = plan.distinct([ALPHA, key])
-    rules = plan.values(key) if plan.axis_of(key) is not None else None
-    rule_of = (lambda case: rules[case]) if rules is not None else (lambda case: config["system"][key[7:]])
-    depths = np.array(
-        [initial_penetration({"initial_penetration": rule_of(case)}, float(alpha[case])) for case in first]
-    )
-    return depths[ids]
+    swept = plan.axis_of(key) is not None
+    rules = plan.values(key) if swept else [config["system"]["initial_penetration"]] * plan.size
+    depths = [initial_penetration({"initial_penetration": rules[case]}, float(alpha[case])) for case in first]
+    return np.asarray(depths, dtype=float)[ids]
 
 
 def sweep_cases(config: dict[str, Any], plan: SweepPlan) -> SweepCases:
     """Every case of a validated compliant study as one batched :class:`Case`."""
     keys = plan.keys
     alpha = plan.numbers(ALPHA, None)
-    system_keys = [key for key in keys if key.startswith("system.") and key[7:] not in START_FIELDS]
+    system_keys = [key for key in keys if key.startswith("system.") and column_name(key) not in START_FIELDS]
     system_ids, system_tables = _distinct_tables(config, plan, "system", system_keys)
     systems = systems_from_config(system_tables)
     contact_ids, contact_tables = _distinct_tables(

@@ -156,7 +156,7 @@ def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
     columns = {key: axes.values(key) for key in system_keys}
     kind_check = SYSTEM_KINDS[config["system"]["kind"]].check
     for case in first:
-        kind_check({**config["system"], **{key[7:]: columns[key][case] for key in system_keys}})
+        kind_check({**config["system"], **{column_name(key): columns[key][case] for key in system_keys}})
     normal_law = config["contact"]["normal_law"]
     limit_key = "termination.time_limit"
     limits = axes.values(limit_key) if axes.axis_of(limit_key) is not None else [config["termination"]["time_limit"]]
