@@ -37,7 +37,7 @@ import from the three collocation nodes, not typed in.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar, NamedTuple
+from typing import ClassVar, Literal, NamedTuple
 
 import diffrax
 import equinox as eqx
@@ -47,7 +47,7 @@ import jax.scipy.linalg as jsl
 import numpy as np
 import optimistix as optx
 from jax.flatten_util import ravel_pytree
-from jaxtyping import Array, ArrayLike, Float, PyTree
+from jaxtyping import Array, ArrayLike, Bool, Float, PyTree
 
 from regcontact.compliant.solvers.polynomial_interpolation import PolynomialInterpolation
 
@@ -66,6 +66,9 @@ class RadauIIA5Tableau(NamedTuple):
     gamma: float
     error_weights: np.ndarray
     dense: np.ndarray
+    transform: np.ndarray
+    transform_inv: np.ndarray
+    complex_shift: complex
 
 
 def radau_iia5_tableau() -> RadauIIA5Tableau:
@@ -78,6 +81,10 @@ def radau_iia5_tableau() -> RadauIIA5Tableau:
       ``ŷ1 = y0 + h (γ₀ f(y0) + Σ b̂_i f(Y_i))`` of order 3 (``Σ_i b̂_i c_i^(q−1) = 1/q − γ₀ [q = 1]``) and
       ``h f(Y_i) = (A⁻¹ Z)_i``: ``e = γ (b̂ − b)ᵀ A⁻¹``.
     * ``dense``: ``β = dense @ Z`` gives ``u(s) = y0 + Σ_k β_k s^k`` through ``u(c_i) = y0 + z_i``.
+    * ``transform`` ``T`` (and its inverse): ``T⁻¹ A⁻¹ T = diag(γ) ⊕ [[p, q], [−q, p]]``, built from a real
+      eigenvector of ``A⁻¹`` and the real and imaginary parts of a complex one (Hairer & Wanner IV.8). With
+      ``Z = T W`` the simplified Newton system ``(A⁻¹ ⊗ I − I ⊗ hJ) ΔZ = r`` splits into ``(γ I − hJ) ΔW_1`` and
+      ``((p − i q) I − hJ) (ΔW_2 + i ΔW_3)``; ``complex_shift`` is ``p − i q``.
     """
     r6 = np.sqrt(6.0)
     c = np.array([(4.0 - r6) / 10.0, (4.0 + r6) / 10.0, 1.0])
@@ -100,7 +107,25 @@ def radau_iia5_tableau() -> RadauIIA5Tableau:
     error_weights = gamma * (b_hat - A[-1]) @ A_inv
 
     dense = np.linalg.inv(np.stack([c, c**2, c**3], axis=1))
-    return RadauIIA5Tableau(c=c, A=A, A_inv=A_inv, gamma=gamma, error_weights=error_weights, dense=dense)
+
+    eigenvalues, eigenvectors = np.linalg.eig(A_inv)
+    real = np.argmin(np.abs(eigenvalues.imag))
+    pair = np.argmax(eigenvalues.imag)
+    transform = np.stack([eigenvectors[:, real].real, eigenvectors[:, pair].real, eigenvectors[:, pair].imag], axis=1)
+    transform_inv = np.linalg.inv(transform)
+    block = transform_inv @ A_inv @ transform
+    complex_shift = complex(block[1, 1], -block[1, 2])
+    return RadauIIA5Tableau(
+        c=c,
+        A=A,
+        A_inv=A_inv,
+        gamma=gamma,
+        error_weights=error_weights,
+        dense=dense,
+        transform=transform,
+        transform_inv=transform_inv,
+        complex_shift=complex_shift,
+    )
 
 
 _TABLEAU = radau_iia5_tableau()
@@ -123,10 +148,12 @@ class NewtonTolerances(eqx.Module):
 
 
 class _RadauState(eqx.Module):
-    """What a step passes to the next: its collocation polynomial, to predict the next stages."""
+    """What a step passes to the next: its collocation polynomial, to predict the next stages, and (``newton =
+    "hybrid"`` only) ``h J`` at its end, for the next step's simplified Newton."""
 
     coeffs: Float[Array, "3 n"]
     step: Float[Array, ""]
+    h_jacobian: Float[Array, "n n"] | None = None
 
 
 def _newton_tolerance(rtol: ArrayLike) -> Array:
@@ -156,6 +183,15 @@ class RadauIIA5(diffrax.AbstractImplicitSolver, diffrax.AbstractAdaptiveSolver):
 
     ``radau5_tolerances``: compare the order-3 error estimate with RADAU5's transformed tolerances (see the
     module docstring); ``False`` compares it with the controller's tolerances as they are.
+
+    ``newton``: ``"semismooth"`` (default) iterates on the ``3n × 3n`` stage-Jacobian system from the first
+    iteration. ``"hybrid"`` first tries Hairer's simplified Newton, split into one real and one complex
+    ``n × n`` system (``tableau.transform``), with ``h J`` at the end of the previous step (where the last
+    stage was), for at most ``simplified_newton_max_steps`` iterations under RADAU5's rate test; a lane where it
+    does not converge redoes the step with the semismooth iteration, from the same prediction. Under ``vmap``
+    the second loop runs only while some lane needs it. The filtered error estimate then takes ``J`` at the
+    step's end, ``y1``, which is also the next step's Newton Jacobian. Assumes ``vf_prod`` is linear in the
+    control (an ``ODETerm``): ``h J`` is rescaled to the next step's ``h``.
     """
 
     term_structure: ClassVar = diffrax.AbstractTerm
@@ -165,6 +201,12 @@ class RadauIIA5(diffrax.AbstractImplicitSolver, diffrax.AbstractAdaptiveSolver):
     root_finder: NewtonTolerances = diffrax.with_stepsize_controller_tols(NewtonTolerances)()  # type: ignore[misc, assignment, arg-type]
     root_find_max_steps: int = 7  # type: ignore[misc]  # an equinox AbstractVar/ClassVar override, which mypy reads as a clash
     radau5_tolerances: bool = True
+    newton: Literal["semismooth", "hybrid"] = "semismooth"
+    simplified_newton_max_steps: int = 10
+
+    def __check_init__(self):
+        if self.newton not in ("semismooth", "hybrid"):
+            raise ValueError(f"newton = {self.newton!r}: expected 'semismooth' or 'hybrid'")
 
     def order(self, terms) -> int:
         return 5
@@ -174,8 +216,14 @@ class RadauIIA5(diffrax.AbstractImplicitSolver, diffrax.AbstractAdaptiveSolver):
         return 4
 
     def init(self, terms, t0, t1, y0, args) -> _RadauState:
-        flat, _ = ravel_pytree(y0)
-        return _RadauState(coeffs=jnp.zeros((3, flat.size), flat.dtype), step=jnp.asarray(t1 - t0, flat.dtype))
+        flat, unravel = ravel_pytree(y0)
+        step = jnp.asarray(t1 - t0, flat.dtype)
+        h_jacobian = None
+        if self.newton == "hybrid":
+            control = terms.contr(t0, t1)
+            h_f = lambda y: ravel_pytree(terms.vf_prod(t0, unravel(y), args, control))[0]  # noqa: E731
+            h_jacobian = jax.jacfwd(h_f)(flat)
+        return _RadauState(coeffs=jnp.zeros((3, flat.size), flat.dtype), step=step, h_jacobian=h_jacobian)
 
     def func(self, terms, t0, y0, args):
         return terms.vf(t0, y0, args)
@@ -226,8 +274,21 @@ class RadauIIA5(diffrax.AbstractImplicitSolver, diffrax.AbstractAdaptiveSolver):
             *_, converged, failed = carry
             return ~(converged | failed)
 
-        start = (0, Z_start, jnp.zeros((n, n), dtype), jnp.asarray(jnp.inf, dtype), False, False)
-        _, Z, hJ_end, _, converged, _ = jax.lax.while_loop(iterating, newton_step, start)
+        converged: Array | bool
+        if self.newton == "hybrid":
+            assert solver_state.h_jacobian is not None
+            hJ_start = solver_state.h_jacobian * (h / solver_state.step)
+            Z_fast, fast_converged = self._simplified_newton(
+                h_f, stage_times, y0_flat, Z_start, hJ_start, scale, tolerance, norm
+            )
+            # The semismooth iteration, from the same prediction, for the lanes the fast path left unconverged.
+            Z_start = jnp.where(fast_converged, Z_fast, Z_start)
+            fallback = (0, Z_start, jnp.zeros((n, n), dtype), jnp.asarray(jnp.inf, dtype), fast_converged, False)
+            _, Z, _, _, converged, _ = jax.lax.while_loop(iterating, newton_step, fallback)
+            hJ_end = jax.jacfwd(lambda y: h_f(t0 + h, y))(y0_flat + Z[-1])
+        else:
+            start = (0, Z_start, jnp.zeros((n, n), dtype), jnp.asarray(jnp.inf, dtype), False, False)
+            _, Z, hJ_end, _, converged, _ = jax.lax.while_loop(iterating, newton_step, start)
 
         # Filtered estimate, Jacobian at t1: err = (γ I − hJ)⁻¹ (h f(y0) + Σ e_i z_i).
         y1_flat = y0_flat + Z[-1]
@@ -241,4 +302,59 @@ class RadauIIA5(diffrax.AbstractImplicitSolver, diffrax.AbstractAdaptiveSolver):
         y1_flat = jnp.where(converged, y1_flat, y0_flat)
         result = diffrax.RESULTS.where(converged, diffrax.RESULTS.successful, diffrax.RESULTS.nonlinear_divergence)
         dense_info = dict(y0=y0, coeffs=jax.vmap(unravel)(coeffs))
-        return unravel(y1_flat), unravel(error), dense_info, _RadauState(coeffs=coeffs, step=h), result
+        state = _RadauState(coeffs=coeffs, step=h, h_jacobian=hJ_end if self.newton == "hybrid" else None)
+        return unravel(y1_flat), unravel(error), dense_info, state, result
+
+    def _simplified_newton(
+        self,
+        h_f: Callable[[Array, Array], Array],
+        stage_times: Float[Array, " 3"],
+        y0: Float[Array, " n"],
+        Z_start: Float[Array, "3 n"],
+        hJ: Float[Array, "n n"],
+        scale: Float[Array, " n"],
+        tolerance: Float[Array, ""],
+        norm: Callable[[PyTree], Array],
+    ) -> tuple[Float[Array, "3 n"], Bool[Array, ""]]:
+        """Hairer's simplified Newton with one ``hJ`` for all stages, in the eigenbasis of ``A⁻¹``: one real and
+        one complex ``n × n`` LU per step, two back substitutions per iteration.
+
+        Stops as RADAU5 does: converged when ``θ/(1 − θ) ‖ΔZ‖ < tol`` with the contraction rate
+        ``θ = ‖ΔZ_k‖ / ‖ΔZ_{k−1}‖`` (so after at least two iterations, or at ``ΔZ = 0``); given up when ``θ ≥ 1``,
+        on a non-finite correction, or after ``simplified_newton_max_steps`` iterations. RADAU5's early exit
+        (``θ^(k_max − k) / (1 − θ) ‖ΔZ‖ > tol``) is not used: measured on the rod family, it sends more lanes to
+        the costly fallback than the extra cheap iterations cost (``docs/solvers.md``). Returns the stages and
+        whether they converged.
+        """
+        tab = _TABLEAU
+        dtype = y0.dtype
+        n = y0.size
+        eye = jnp.eye(n, dtype=dtype)
+        A_inv = jnp.asarray(tab.A_inv, dtype)
+        T, T_inv = jnp.asarray(tab.transform, dtype), jnp.asarray(tab.transform_inv, dtype)
+        real_lu = jsl.lu_factor(tab.gamma * eye - hJ)
+        complex_lu = jsl.lu_factor(tab.complex_shift * eye - hJ.astype(jnp.result_type(dtype, 1j)))
+        max_steps = self.simplified_newton_max_steps
+
+        def iteration(carry):
+            k, Z, previous_norm, _, _ = carry
+            hF = jax.vmap(h_f)(stage_times, y0[None, :] + Z)
+            rhs = -T_inv @ (A_inv @ Z - hF)
+            dW_1 = jsl.lu_solve(real_lu, rhs[0])
+            dW_23 = jsl.lu_solve(complex_lu, rhs[1] + 1j * rhs[2])
+            dZ = T @ jnp.stack([dW_1, dW_23.real, dW_23.imag])
+            dZ_norm = norm(dZ / scale[None, :])
+            rate = dZ_norm / previous_norm
+            contracting = (k > 0) & (rate < 1.0)
+            converged = (dZ_norm == 0.0) | (contracting & (rate / (1.0 - rate) * dZ_norm < tolerance))
+            diverging = (k > 0) & (rate >= 1.0)
+            failed = ~converged & (~jnp.all(jnp.isfinite(dZ)) | diverging | (k + 1 == max_steps))
+            return k + 1, Z + dZ, dZ_norm, converged, failed
+
+        def iterating(carry):
+            *_, converged, failed = carry
+            return ~(converged | failed)
+
+        start = (0, Z_start, jnp.asarray(jnp.inf, dtype), jnp.asarray(False), jnp.asarray(False))
+        _, Z, _, converged, _ = jax.lax.while_loop(iterating, iteration, start)
+        return Z, converged
