@@ -192,11 +192,23 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def format_table(result: StudyResult, columns: list[str] | None = None) -> str:
-    """The rows as an aligned text table (all columns unless ``columns`` is given)."""
+#: A printed table longer than this shows its first and last :data:`SHOWN_ENDS` rows (the files have them all).
+MAX_PRINTED_ROWS = 60
+SHOWN_ENDS = 20
+
+
+def format_table(result: StudyResult, columns: list[str] | None = None, max_rows: int = MAX_PRINTED_ROWS) -> str:
+    """The rows as an aligned text table (all columns unless ``columns`` is given); past ``max_rows`` rows, the
+    first and last :data:`SHOWN_ENDS` and a line saying how many are left out."""
     columns = columns or result.columns
-    cells = [columns] + [[_cell(row.get(column, "")) for column in columns] for row in result.rows]
+    rows = result.rows
+    left_out = len(rows) - 2 * SHOWN_ENDS if len(rows) > max_rows else 0
+    if left_out:
+        rows = rows[:SHOWN_ENDS] + rows[-SHOWN_ENDS:]
+    cells = [columns] + [[_cell(row.get(column, "")) for column in columns] for row in rows]
     widths = [max(len(line[i]) for line in cells) for i in range(len(columns))]
     lines = ["  ".join(cell.rjust(width) for cell, width in zip(line, widths)) for line in cells]
     lines.insert(1, "  ".join("-" * width for width in widths))
+    if left_out:
+        lines.insert(2 + SHOWN_ENDS, f"… {left_out:,} more rows (every row is in {RESULT_FILES[0]}) …")
     return "\n".join(lines)

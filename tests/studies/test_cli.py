@@ -56,3 +56,15 @@ def test_console_entry_point_runs_as_a_module(tmp_path):
     assert completed.returncode == 2
     assert "solver.name = 'Euler'" in completed.stderr
     assert not (tmp_path / "results").exists()
+
+
+def test_a_long_table_is_printed_with_its_ends_and_a_count_of_the_rows_left_out():
+    from regcontact.studies.study_result import SHOWN_ENDS, StudyResult, format_table
+
+    result = StudyResult(name="s", kind="k", rows=[{"alpha": float(i), "n_steps": i} for i in range(1000)])
+    lines = format_table(result).splitlines()
+    assert len(lines) == 2 + 2 * SHOWN_ENDS + 1
+    assert lines[2 + SHOWN_ENDS] == f"… {1000 - 2 * SHOWN_ENDS:,} more rows (every row is in results.csv) …"
+    assert lines[2].split() == ["0", "0"] and lines[-1].split() == ["999", "999"]
+    short = StudyResult(name="s", kind="k", rows=[{"alpha": 1.0}] * 6)
+    assert len(format_table(short).splitlines()) == 2 + 6
