@@ -38,9 +38,6 @@ from regcontact.rigid.moreau_jean import (
     moreau_jean as moreau_jean,
     moreau_jean_step as moreau_jean_step,
 )
-from regcontact.rigid.moreau_jean_batch import (
-    moreau_jean_batch as moreau_jean_batch,
-)
 from regcontact.rigid.multi_contact import (
     ContactLabel as ContactLabel,
     IndexSets as IndexSets,
