@@ -252,10 +252,15 @@ def moreau_jean_batch(
         ambiguous += count > 1
     wall_time = (clock.perf_counter() - start) / B
     trajectories = []
+    # each step's mode codes as one base-4 number per lane, read through a table of the 4^k label tuples
+    table = [tuple(_LABELS[code] for code in combo) for combo in combos]
+    encoded = (codes.astype(np.int64) * 4 ** np.arange(k - 1, -1, -1)).sum(axis=2)
     for lane in range(B):
-        modes = tuple(
-            serial_modes.get((i, lane)) or tuple(_LABELS[code] for code in codes[i, lane]) for i in range(steps)
-        )
+        labels = [table[number] for number in encoded[:, lane].tolist()]
+        for step_index, lane_of_step in serial_modes:
+            if lane_of_step == lane:
+                labels[step_index] = serial_modes[step_index, lane_of_step]
+        modes = tuple(labels)
         statistics = TrajectoryStatistics(
             steps=steps,
             lcp_solves=steps,
