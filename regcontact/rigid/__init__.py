@@ -13,7 +13,8 @@ For ``k`` contacts, :mod:`regcontact.rigid.multi_contact` has the same three for
 :class:`MultiContactState`, with a mode per contact (``docs/rigid.md``, "k contacts").
 
 Whole rigid motions of any system (``docs/rigid_trajectories.md``): :func:`moreau_jean` (time stepping with a
-selection rule among several solutions), :func:`gholami_time_stepping` (normal-impulse LCP, regularised
+selection rule among several solutions; :func:`moreau_jean_batch` steps a batch of systems together),
+:func:`gholami_time_stepping` (normal-impulse LCP, regularised
 friction) and :func:`event_driven` (index sets, located events); each returns a :class:`RigidTrajectory`.
 """
 
@@ -37,6 +38,9 @@ from regcontact.rigid.impulse_velocity import (
 from regcontact.rigid.moreau_jean import (
     moreau_jean as moreau_jean,
     moreau_jean_step as moreau_jean_step,
+)
+from regcontact.rigid.moreau_jean_batch import (
+    moreau_jean_batch as moreau_jean_batch,
 )
 from regcontact.rigid.multi_contact import (
     ContactLabel as ContactLabel,

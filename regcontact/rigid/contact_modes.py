@@ -109,13 +109,14 @@ def _admissible(
     u: NDArray[np.float64],
     modes: NDArray[np.int_],
     mu: NDArray[np.float64],
-    norm_G: float,
-    norm_b: float,
+    norm_G: float | NDArray[np.float64],
+    norm_b: float | NDArray[np.float64],
     tol: float,
 ) -> NDArray[np.bool_]:
-    """Which mode combinations' reactions ``(C, k, 2)`` (NaN: no solution) satisfy their inequalities (to
-    ``tol``), given the contact rates ``u`` ``(C, k, 2)``."""
-    size = np.abs(lam).max(axis=(1, 2))[:, None]
+    """Which mode combinations' reactions ``(…, C, k, 2)`` (NaN: no solution) satisfy their inequalities (to
+    ``tol``), given the contact rates ``u`` ``(…, C, k, 2)``; leading batch axes broadcast with ``norm_G``,
+    ``norm_b`` (``(…, 1, 1)``) and ``mu`` (``(…, 1, k)``)."""
+    size = np.abs(lam).max(axis=(-2, -1))[..., None]
     reaction_zero = tol * np.maximum(size, norm_b / norm_G)
     rate_zero = tol * (norm_G * size + norm_b)
     lam_n, lam_t, u_n, u_t = lam[..., 0], lam[..., 1], u[..., 0], u[..., 1]
@@ -123,7 +124,7 @@ def _admissible(
     ok &= (modes != 1) | (np.abs(lam_t) <= mu * lam_n + reaction_zero)
     ok &= (modes != 2) | (u_t >= -rate_zero)
     ok &= (modes != 3) | (u_t <= rate_zero)
-    return ok.all(axis=1) & np.isfinite(size[:, 0])
+    return ok.all(axis=-1) & np.isfinite(size[..., 0])
 
 
 def _labels(

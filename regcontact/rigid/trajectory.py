@@ -44,7 +44,9 @@ class TrajectoryStatistics:
     problems solved), ``events`` (located events, impacts included), ``ambiguous_steps`` (steps or restarts where
     the contact problem had several solutions and the selection rule chose), ``wall_time`` (s) and, for the
     event-driven scheme, ``rhs_evaluations``; ``fallback_steps``: steps taken by another problem because the
-    scheme's own had no solution (Gholami's LCP in Painlevé's inconsistent case)."""
+    scheme's own had no solution (Gholami's LCP in Painlevé's inconsistent case); ``serial_steps``: steps of a
+    batched run (:func:`~regcontact.rigid.moreau_jean_batch`) that this system took through the one-system code
+    (a rule not vectorised, or no mode combination admissible)."""
 
     steps: int
     lcp_solves: int
@@ -53,6 +55,7 @@ class TrajectoryStatistics:
     wall_time: float
     rhs_evaluations: int = 0
     fallback_steps: int = 0
+    serial_steps: int = 0
 
 
 @dataclass(frozen=True)
@@ -101,18 +104,7 @@ class SystemSnapshots:
         self.length_scale = float(system.length_scale)
         self.initial_state = (np.asarray(q0, dtype=float), np.asarray(v0, dtype=float))
 
-        def flat(q, v, t):
-            return jnp.concatenate(
-                [
-                    system.mass_matrix(q).ravel(),
-                    system.forces(q, v, t),
-                    system.jacobians(q).ravel(),
-                    system.jacobian_rates(q, v).ravel(),
-                    system.gaps(q)[:, 0],
-                ]
-            )
-
-        self._flat = jax.jit(flat)
+        self._flat = jax.jit(lambda q, v, t: contact_data(system, q, v, t))
         n, k = self.num_coordinates, self.num_contacts
         self._splits = np.cumsum([n * n, n, 2 * k * n, 2 * k])
 
@@ -139,6 +131,20 @@ class SystemSnapshots:
             gaps=gaps,
             length_scale=self.length_scale,
         )
+
+
+def contact_data(system: Any, q: Any, v: Any, t: Any) -> Any:
+    """``M, h, W, Ẇ v, g_n`` of ``system`` at ``(q, v, t)`` in one flat JAX array (what one jitted call returns;
+    :meth:`SystemSnapshots.arrays` splits it)."""
+    return jnp.concatenate(
+        [
+            system.mass_matrix(q).ravel(),
+            system.forces(q, v, t),
+            system.jacobians(q).ravel(),
+            system.jacobian_rates(q, v).ravel(),
+            system.gaps(q)[:, 0],
+        ]
+    )
 
 
 def check_positive(name: str, value: float) -> float:
