@@ -93,7 +93,7 @@ def contact_break_map(exponents=EXPONENTS, window: float = WINDOW_CONTACT_TIMES)
         "integrals": np.asarray(runs.force_integrals).reshape(*shape, 2),
         "t_end": np.asarray(runs.t_end).reshape(shape),
         "steps": np.asarray(runs.num_steps).reshape(shape),
-        "impulse": np.asarray(rigid_references(rod, {"impulse_velocity": True}).impulse),
+        "impulse": np.asarray(rigid_references(rod).impulse).reshape(-1),
         "paper": paper,
         "solve_s": np.asarray(timings.compile_s + timings.run_s),
     }

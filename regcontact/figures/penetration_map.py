@@ -68,8 +68,8 @@ def penetration_map(coefficients=COEFFICIENTS, powers=POWERS) -> dict[str, np.nd
     runs, _ = sweep(cases, settings, chunk_size=256)
     impulsive, end_mode = classify(cases, runs, settings)
     rod = jax.tree_util.tree_map(lambda leaf: leaf[0], base.system)
-    (sliding,) = [s.reaction for s in force_acceleration(rod) if s.mode == "sliding"]
-    (sticking,) = [s.reaction for s in impulse_velocity(rod) if s.mode == "sticking"]
+    (sliding,) = [s.reaction for s in force_acceleration(rod) if s.mode in ("S+", "S-")]
+    (sticking,) = [s.reaction for s in impulse_velocity(rod) if s.mode == "T"]
     shape = c.shape
     return {
         "c": c,

@@ -26,13 +26,19 @@ from matplotlib.figure import Figure
 from numpy.typing import NDArray
 
 from regcontact.figures import figure
-from regcontact.rigid import ContactState, RigidSolutions, impulse_velocity, time_stepping, torque_threshold
+from regcontact.rigid import ContactSolutions, ContactState, impulse_velocity, time_stepping, torque_threshold
 from regcontact.systems.rod import PainleveRod
 
 __all__ = ["SolutionSpace", "solution_space"]
 
 TIME_STEP = 0.01  # δt of Secs. 4.1 and 4.2
-MODE_STYLE = {"opening": ("o", "#7b3294"), "sliding": ("s", "#0571b0"), "sticking": ("D", "#ca0020")}
+#: Marker, colour and name of each contact mode (one contact: the papers' words).
+MODE_STYLE = {
+    "F": ("o", "#7b3294", "opening"),
+    "S+": ("s", "#0571b0", "sliding"),
+    "S-": ("s", "#0571b0", "sliding"),
+    "T": ("D", "#ca0020", "sticking"),
+}
 
 
 @dataclass(frozen=True)
@@ -45,12 +51,12 @@ class SolutionSpace:
     delassus: NDArray[np.float64]
     free: NDArray[np.float64]
     free_velocity: NDArray[np.float64]
-    solutions: RigidSolutions
+    solutions: ContactSolutions
 
     def kinetic_energy(self, impulse_n: NDArray[np.float64], impulse_t: NDArray[np.float64]) -> NDArray[np.float64]:
         """``½ v⁺ᵀ M v⁺`` with ``v⁺ = v_free + M⁻¹ Jᵀ Λ``, on a grid of impulses."""
         impulses = np.stack([impulse_n, impulse_t], axis=-1)
-        response = np.linalg.solve(self.state.mass_matrix, self.state.jacobian.T).T  # rows: M⁻¹ Jᵀ e_k
+        response = np.linalg.solve(self.state.mass_matrix, self.state.jacobian_matrix.T).T  # rows: M⁻¹ Jᵀ e_k
         velocity = self.free_velocity + impulses @ response
         return 0.5 * np.einsum("...i,ij,...j->...", velocity, self.state.mass_matrix, velocity)
 
@@ -61,7 +67,7 @@ class SolutionSpace:
 
     def coulomb_line(self, impulse_n: NDArray[np.float64]) -> NDArray[np.float64]:
         """``Λ_t(Λ_n)`` satisfying the friction box."""
-        W, b, mu = self.delassus, self.free, self.state.mu
+        W, b, mu = self.delassus, self.free, self.state.mu[0]
         return np.clip(-(b[1] + W[1, 0] * impulse_n) / W[1, 1], -mu * impulse_n, mu * impulse_n)
 
 
@@ -70,10 +76,10 @@ def solution_space(state: ContactState, dt: float | None = None) -> SolutionSpac
     W = state.delassus
     if dt is None:
         return SolutionSpace(
-            "impulse-velocity", state, W, state.contact_velocity, state.velocity, impulse_velocity(state)
+            "impulse-velocity", state, W, state.contact_velocity[0], state.velocity, impulse_velocity(state)
         )
     free_velocity = state.velocity + dt * np.linalg.solve(state.mass_matrix, state.applied_force)
-    free = state.jacobian @ free_velocity + np.array([state.gap / dt, 0.0])
+    free = state.jacobian_matrix @ free_velocity + np.array([state.gaps[0] / dt, 0.0])
     return SolutionSpace(f"time-stepping, δt = {dt:g}", state, W, free, free_velocity, time_stepping(state, dt))
 
 
@@ -81,7 +87,7 @@ def paper_rod(non_unique: bool) -> ContactState:
     """The rod of Sec. 2.1, or with the torque of Sec. 2.2 (``τ = 2 f_y I/(m l cos φ) − 1``)."""
     phi = np.pi / 3
     torque = torque_threshold(phi) - 1.0 if non_unique else 0.0
-    return ContactState.from_rod(PainleveRod(mu=1.5, phi0=phi, vx0=-1.0, torque=torque))
+    return ContactState.from_system(PainleveRod(mu=1.5, phi0=phi, vx0=-1.0, torque=torque))
 
 
 @figure("preclik_fig3_impulse_velocity_solutions")
@@ -129,7 +135,7 @@ def _draw(space: SolutionSpace, out_dir: Path, name: str, title: str, descent_ar
     colours = matplotlib.colormaps["YlOrRd"](np.linspace(0.35, 1.0, levels.size))  # yellow (low) to red
     contours = ax.contour(grid_n, grid_t, energy, levels=levels, colors=colours, linewidths=1.0)
     fig.colorbar(contours, ax=ax, label="kinetic energy after the impulse")
-    mu = space.state.mu
+    mu = space.state.mu[0]
     cone_n = np.array([0.0, n_axis[-1]])
     ax.plot(cone_n, mu * cone_n, color="black", lw=1.2, label=rf"friction cone $|{symbol}_t| = \mu {symbol}_n$")
     ax.plot(cone_n, -mu * cone_n, color="black", lw=1.2)
@@ -145,10 +151,11 @@ def _draw(space: SolutionSpace, out_dir: Path, name: str, title: str, descent_ar
         )
     for solution in space.solutions:
         lam_n, lam_t = solution.reaction
-        marker, colour = MODE_STYLE[solution.mode]
-        ax.plot(lam_n, lam_t, marker, ms=9, mfc="white", mew=2.2, color=colour, label=f"solution: {solution.mode}")
+        marker, colour, word = MODE_STYLE[solution.mode]
+        label = f"{word} ({solution.mode})"
+        ax.plot(lam_n, lam_t, marker, ms=9, mfc="white", mew=2.2, color=colour, label=f"solution: {label}")
         ax.annotate(
-            f"{solution.mode} ({lam_n:.4f}, {lam_t:.4f})",
+            f"{label} ({lam_n:.4f}, {lam_t:.4f})",
             (lam_n, lam_t),
             textcoords="offset points",
             xytext=(10, -4),

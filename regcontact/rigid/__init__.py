@@ -1,21 +1,25 @@
-"""Rigid-contact references for a planar body with one contact: the three formulations of Preclik & Rüde.
+"""Rigid frictional contact of a planar system with ``k`` contacts: the formulations, the references and whole
+rigid motions.
+
+Every system goes through one track (``docs/rigid.md``). A :class:`ContactState` (any system at any ``(q, v, t)``:
+:meth:`ContactState.from_system`) poses the three formulations of Preclik & Rüde, read for ``k`` contacts as in
+Leine & Brogliato:
 
 - :func:`force_acceleration` (Sec. 2): forces from ``g̈``; may have none or several solutions;
-- :func:`impulse_velocity` (Sec. 3): impulses from ``ġ⁺``; always solvable, possibly several;
+- :func:`impulse_velocity` (Sec. 3): impulses from ``ġ⁺``, with Newton restitution; always solvable, possibly
+  several;
 - :func:`time_stepping` (Sec. 4): one semi-implicit Euler step, ``δt λ̃``; tends to the impulses as ``O(δt)``.
 
-Each returns *all* its solutions with their contact mode. Each takes a :class:`ContactState` (build one from a
-rod at any ``(q, v)`` with :meth:`ContactState.from_rod`) or a :class:`~regcontact.systems.rod.PainleveRod`, taken at
-its initial state. Every tolerance is relative to the state's own scales: a rod rescaled in mass, length and
-gravity gives the rescaled solutions (``docs/rigid.md``, "Units and scaling").
-
-For ``k`` contacts, :mod:`regcontact.rigid.multi_contact` has the same three formulations on a
-:class:`MultiContactState`, with a mode per contact (``docs/rigid.md``, "k contacts").
+Each returns *all* its solutions (:class:`ContactSolutions`) with a mode per contact (``F``, ``T``, ``S+``,
+``S-``) and the continua of statically indeterminate contact sets; one contact is ``k = 1``
+(:attr:`ContactSolution.reaction`, :attr:`ContactSolution.mode`). :func:`rigid_references` picks the impulse a
+compliant run should approach. Every tolerance is relative to the state's own scales: a body rescaled in mass,
+length and gravity gives the rescaled solutions (``docs/rigid.md``, "Units and scaling").
 
 Whole rigid motions of any system (``docs/rigid_trajectories.md``): :func:`moreau_jean` (time stepping with a
 selection rule among several solutions; :func:`moreau_jean_batch` steps a batch of systems together),
-:func:`gholami_time_stepping` (normal-impulse LCP, regularised
-friction) and :func:`event_driven` (index sets, located events); each returns a :class:`RigidTrajectory`.
+:func:`gholami_time_stepping` (normal-impulse LCP, regularised friction) and :func:`event_driven` (index sets,
+located events); each returns a :class:`RigidTrajectory`.
 """
 
 from regcontact.rigid import lcp as lcp
@@ -42,16 +46,6 @@ from regcontact.rigid.moreau_jean import (
 from regcontact.rigid.moreau_jean_batch import (
     moreau_jean_batch as moreau_jean_batch,
 )
-from regcontact.rigid.multi_contact import (
-    ContactLabel as ContactLabel,
-    IndexSets as IndexSets,
-    MultiContactSolution as MultiContactSolution,
-    MultiContactSolutions as MultiContactSolutions,
-    MultiContactState as MultiContactState,
-    multi_contact_force_acceleration as multi_contact_force_acceleration,
-    multi_contact_impulse_velocity as multi_contact_impulse_velocity,
-    multi_contact_time_stepping as multi_contact_time_stepping,
-)
 from regcontact.rigid.painleve_conditions import (
     critical_angle as critical_angle,
     critical_friction as critical_friction,
@@ -59,11 +53,11 @@ from regcontact.rigid.painleve_conditions import (
     torque_threshold as torque_threshold,
 )
 from regcontact.rigid.references import (
-    MultiContactReferences as MultiContactReferences,
+    ReferenceOptions as ReferenceOptions,
     RigidReferences as RigidReferences,
     rigid_references as rigid_references,
+    rigid_references_batch as rigid_references_batch,
     select_impulse as select_impulse,
-    select_multi_contact_impulse as select_multi_contact_impulse,
     select_time_step as select_time_step,
 )
 from regcontact.rigid.selection_rules import (
@@ -71,13 +65,15 @@ from regcontact.rigid.selection_rules import (
     SelectionRule as SelectionRule,
 )
 from regcontact.rigid.solutions import (
-    ContactMode as ContactMode,
-    RigidSolution as RigidSolution,
-    RigidSolutions as RigidSolutions,
-    contact_mode as contact_mode,
+    CONTACT_LABELS as CONTACT_LABELS,
+    ContactLabel as ContactLabel,
+    ContactSolution as ContactSolution,
+    ContactSolutions as ContactSolutions,
 )
 from regcontact.rigid.state import (
     ContactState as ContactState,
+    IndexSets as IndexSets,
+    SystemSnapshots as SystemSnapshots,
 )
 from regcontact.rigid.time_stepping import (
     TimeSteppingConvergence as TimeSteppingConvergence,

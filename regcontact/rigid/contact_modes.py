@@ -1,8 +1,9 @@
 """Every solution of the planar Signorini–Coulomb law of ``k`` contacts, by enumerating contact modes.
 
-The same problem as the LCP enumeration behind :mod:`regcontact.rigid.multi_contact` (``u = G λ + b``, every
-contact with the full law), solved the fast way for trajectories, where it is solved once per time step. Each
-contact is in one of four modes, each fixing two linear equations and leaving inequalities to check:
+The same problem as the LCP enumeration behind :func:`~regcontact.rigid.contact_law.law_solutions`
+(``u = G λ + b``, every contact with the full law), solved the fast way for trajectories, where it is solved
+once per time step. Each contact is in one of four modes, each fixing two linear equations and leaving
+inequalities to check:
 
     F   λ_n = 0, λ_t = 0                    check u_n ≥ 0
     T   u_n = 0, u_t = 0                    check λ_n ≥ 0, |λ_t| ≤ μ λ_n
@@ -28,7 +29,8 @@ import itertools
 import numpy as np
 from numpy.typing import NDArray
 
-from regcontact.rigid.multi_contact import ContactLabel, _law_solutions
+from regcontact.rigid.contact_law import law_solutions
+from regcontact.rigid.solutions import ContactLabel, contact_labels
 
 __all__ = ["law_solutions_by_mode"]
 
@@ -94,14 +96,16 @@ def law_solutions_by_mode(
     )
     found = [reactions[c].reshape(k, 2) for c in np.flatnonzero(admissible)]
     if not found:
-        return _law_solutions(G, b, mu, list(range(k)), [0] * k, tol)[0]
+        return law_solutions(G, b, mu, list(range(k)), [0] * k, tol)[0]
     distinct: list[NDArray[np.float64]] = []
     reaction_scale = norm_b / norm_G
     for lam in found:
         size_here = max(np.abs(lam).max(), reaction_scale, 1e-300)
         if not any(np.abs(lam - other).max() <= 1e2 * tol * size_here for other in distinct):
             distinct.append(lam)
-    return [(lam, _labels(lam, G, b, norm_G, norm_b, tol)) for lam in distinct]
+    return [
+        (lam, contact_labels(lam, (G @ lam.reshape(-1) + b).reshape(-1, 2), [0] * k, G, b, tol)) for lam in distinct
+    ]
 
 
 def _admissible(
@@ -125,23 +129,3 @@ def _admissible(
     ok &= (modes != 2) | (u_t >= -rate_zero)
     ok &= (modes != 3) | (u_t <= rate_zero)
     return ok.all(axis=-1) & np.isfinite(size[..., 0])
-
-
-def _labels(
-    lam: NDArray[np.float64], G: NDArray[np.float64], b: NDArray[np.float64], norm_G: float, norm_b: float, tol: float
-) -> tuple[ContactLabel, ...]:
-    """Modes as :mod:`regcontact.rigid.multi_contact` labels them: ``"F"`` below round-off ``λ_n``, ``"T"`` at
-    zero slip, else ``"S±"`` by the sign of ``u_t``."""
-    size = np.abs(lam).max()
-    reaction_zero = tol * max(size, norm_b / norm_G)
-    slip_zero = tol * (norm_G * size + norm_b)
-    u = (G @ lam.reshape(-1) + b).reshape(-1, 2)
-    labels: list[ContactLabel] = []
-    for i in range(lam.shape[0]):
-        if lam[i, 0] <= reaction_zero:
-            labels.append("F")
-        elif abs(u[i, 1]) <= slip_zero:
-            labels.append("T")
-        else:
-            labels.append("S+" if u[i, 1] > 0 else "S-")
-    return tuple(labels)

@@ -20,9 +20,9 @@ one linearised step on ``q``; ``ġ_n = 0``, and ``ġ_t = 0`` where it is below `
 the ``M``-orthogonal projection of ``v``) so the index sets are exact, then:
 
 1. a closed contact approaching (``ġ_n < 0``) is an impact: the impact LCP
-   (:func:`~regcontact.rigid.multi_contact_impulse_velocity`, Newton restitution ``e``, Coulomb friction) gives
+   (:func:`~regcontact.rigid.impulse_velocity`, Newton restitution ``e``, Coulomb friction) gives
    the impulse;
-2. the force-acceleration LCP (:func:`~regcontact.rigid.multi_contact_force_acceleration`, Eqs. 2.9–2.11)
+2. the force-acceleration LCP (:func:`~regcontact.rigid.force_acceleration`, Eqs. 2.9–2.11)
    gives the new modes. If it has no solution (Painlevé's inconsistency), the impulse-velocity LCP with
    ``e = 0`` is solved and a non-zero impulse applied — the impact without collision (tangential impact) — and
    step 2 is repeated from the new velocity.
@@ -50,17 +50,14 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.integrate import solve_ivp
 
-from regcontact.rigid.multi_contact import (
-    ContactLabel,
-    MultiContactState,
-    multi_contact_force_acceleration,
-    multi_contact_impulse_velocity,
-)
+from regcontact.rigid.force_acceleration import force_acceleration
+from regcontact.rigid.impulse_velocity import impulse_velocity
+from regcontact.rigid.solutions import ContactLabel
+from regcontact.rigid.state import ContactState, SystemSnapshots
 from regcontact.rigid.trajectory import (
     EventKind,
     RigidEvent,
     RigidTrajectory,
-    SystemSnapshots,
     TrajectoryStatistics,
     check_positive,
 )
@@ -228,7 +225,7 @@ class _Run:
                 contact = int(np.flatnonzero(approaching)[0])
                 events.append(RigidEvent(t, "impact", contact, impulse.reactions, impulse.modes))
                 continue
-            forces = multi_contact_force_acceleration(state, self.tol)
+            forces = force_acceleration(state, self.tol)
             self.lcp_solves += 1
             if len(forces) == 0 and forces.isolated:
                 impulse = self.impulse(state, 0.0, keep_zero=False)
@@ -238,9 +235,9 @@ class _Run:
             return q, v, self.choose_modes(state, forces, trigger), total, events
         raise RuntimeError(f"no consistent contact mode after repeated impulses at t = {t:.6g}")
 
-    def impulse(self, state: MultiContactState, restitution: float, keep_zero: bool):
+    def impulse(self, state: ContactState, restitution: float, keep_zero: bool):
         """The impulse-velocity solution the rule picks (without the zero impulse unless ``keep_zero``)."""
-        found = multi_contact_impulse_velocity(state, restitution, self.tol)
+        found = impulse_velocity(state, restitution, self.tol)
         self.lcp_solves += 1
         candidates = [s for s in found if keep_zero or np.abs(s.reactions[:, 0]).max() > 0]
         if not candidates:
@@ -250,7 +247,7 @@ class _Run:
         energy = np.array([state.kinetic_energy(s.velocity) for s in candidates])
         return candidates[_pick(normal, energy, self.selection)]
 
-    def choose_modes(self, state: MultiContactState, forces, trigger) -> tuple[ContactLabel, ...]:
+    def choose_modes(self, state: ContactState, forces, trigger) -> tuple[ContactLabel, ...]:
         """The modes of the force solution the rule picks, preferring a change at the triggering contact."""
         solutions = list(forces)
         if not solutions:  # only continua (degenerate data): keep the contacts closed as they are

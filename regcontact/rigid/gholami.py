@@ -43,9 +43,10 @@ from numpy.typing import ArrayLike, NDArray
 
 from regcontact.rigid.lcp.lemke import lemke
 from regcontact.rigid.moreau_jean import moreau_jean_step_arrays
-from regcontact.rigid.multi_contact import ContactLabel
 from regcontact.rigid.selection_rules import check_selection_rule, select_solution
-from regcontact.rigid.trajectory import RigidTrajectory, SystemSnapshots, TrajectoryStatistics, check_positive
+from regcontact.rigid.solutions import ContactLabel
+from regcontact.rigid.state import SystemSnapshots
+from regcontact.rigid.trajectory import RigidTrajectory, TrajectoryStatistics, check_positive
 
 __all__ = ["gholami_time_stepping", "normal_impulse_lcp_solutions"]
 

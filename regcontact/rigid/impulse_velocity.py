@@ -1,48 +1,64 @@
-"""The instantaneous impulse-velocity problem of Preclik & Rüde, Sec. 3 (Eqs. 13–15).
+"""The impulse-velocity (impact) problem: Preclik & Rüde Sec. 3 (Eqs. 13–15), Leine & Brogliato Eqs. 2.16–2.18
+for ``k`` contacts.
 
-An impulse ``Λ`` jumps the velocity, ``M (v⁺ − v⁻) = Jᵀ Λ`` (Eq. 13), and the contact law acts on the
-contact velocity after it, ``ġ⁺ = J v⁻ + W Λ``: ``ġ_n⁺ ≥ 0 ⊥ Λ_n ≥ 0`` (Eq. 14) and the Coulomb box on
-``ġ_t⁺`` (Eq. 15). Unlike the force-acceleration problem it always has a solution; it may have several.
+Impulses ``Λ_i`` jump the velocity, ``M (v⁺ − v⁻) = Σ W_iᵀ Λ_i`` (Eq. 13), and the contact law acts on the
+contact velocities after them, ``ġ⁺ = W v⁻ + G Λ``: Signorini on the normal one, with Newton's restitution
+(Eq. 14 for ``e = 0``), and the Coulomb box on the tangential one (Eq. 15). Unlike the force-acceleration problem
+it always has a solution; it may have several, or a continuum.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from regcontact.rigid.contact_law import LawSolver, contact_law_solutions
-from regcontact.rigid.solutions import ContactMode, RigidSolution, RigidSolutions
+from regcontact.rigid.contact_law import LawSolver, law_solutions
+from regcontact.rigid.lcp.multi_contact_friction import multi_contact_friction_solutions
+from regcontact.rigid.solutions import ContactSolution, ContactSolutions
 from regcontact.rigid.state import ContactState, as_contact_state
-from regcontact.systems.rod import PainleveRod
+from regcontact.systems.system import AbstractSystem
 
 __all__ = ["impulse_velocity"]
 
 
 def impulse_velocity(
-    state: ContactState | PainleveRod, tol: float = 1e-9, law: LawSolver = contact_law_solutions
-) -> RigidSolutions:
-    """Every contact impulse ``Λ = (Λ_n, Λ_t)`` with its mode and the velocities after it (a rod: at its
+    state: ContactState | AbstractSystem,
+    restitution: ArrayLike = 0.0,
+    tol: float = 1e-9,
+    law: LawSolver = multi_contact_friction_solutions,
+) -> ContactSolutions:
+    """Every set of contact impulses, with a mode per contact and the velocities after them (a system: at its
     initial state).
 
-    The contact must be closed (``g_n = 0``, relative to ``tol`` times the state's ``gap_scale``): impulses do
-    not move positions, so an open contact carries none (the single solution ``Λ = 0``) and a penetrating one
-    raises ``ValueError``. ``law`` solves the contact law (a stand-in equal to :func:`contact_law_solutions`:
-    answers computed for many states at once).
+    Impulses act on the closed contacts ``I_S``; the law is Signorini on ``ξ_n = ġ_n⁺ + e min(ġ_n⁻, 0)``
+    (Newton's restitution coefficient ``e`` in ``[0, 1]``, per contact or one for all, default ``0``: completely
+    inelastic; the ``min`` keeps a separating contact from being pulled back) and Coulomb on ``ġ_t⁺`` (no
+    tangential restitution). ``contact_rates`` are ``(ξ_n, ġ_t⁺)`` on ``I_S`` and ``ġ⁺`` elsewhere. Open
+    contacts carry no impulse; a penetrating one raises ``ValueError``. ``law`` solves the law's LCP.
     """
-    state = as_contact_state(state, "impulse_velocity")
-    length_scale = state.gap_scale
-    if state.gap < -tol * length_scale:
-        raise ValueError(f"impulse_velocity needs g_n ≥ 0, got g_n = {state.gap:.3g}")
-    if state.gap > tol * length_scale:
-        opening: ContactMode = "opening"
-        solutions = [(np.zeros(2), state.contact_velocity, opening)]
-        continua: tuple = ()
-    else:
-        solutions, continua = law(state.delassus, state.contact_velocity, state.mu, tol)
-    return RigidSolutions(
-        "impulse_velocity",
-        tuple(
-            RigidSolution(reaction=impulse, mode=mode, contact_rate=rate, velocity=state.velocity_after(impulse))
-            for impulse, rate, mode in solutions
-        ),
-        continua,
+    state = as_contact_state(state)
+    sets = state.index_sets(tol)
+    for i in sets.all_contacts:
+        if state.gaps[i] < -tol * state.gap_scale:
+            raise ValueError(f"impulse-velocity needs g_n ≥ 0; contact {i} has g_n = {state.gaps[i]:.3g}")
+    e = np.broadcast_to(np.asarray(restitution, dtype=float), (state.num_contacts,))
+    if np.any(e < 0) or np.any(e > 1):
+        raise ValueError(f"restitution coefficients must lie in [0, 1], got {restitution!s}")
+    active = list(sets.closed)
+    G = state.delassus
+    free = state.contact_velocity.copy()
+    for i in active:
+        if e[i]:
+            free[i, 0] += e[i] * min(free[i, 0], 0.0)
+    b = free.reshape(-1)
+    found, continua = law_solutions(G, b, state.mu, active, [0] * len(active), tol, law)
+    solutions = tuple(
+        ContactSolution(
+            reactions=impulses,
+            modes=modes,
+            contact_rates=(G @ impulses.reshape(-1) + b).reshape(-1, 2),
+            velocity=state.velocity_after(impulses),
+        )
+        for impulses, modes in found
     )
+    return ContactSolutions("impulse_velocity", solutions, sets, continua)

@@ -5,7 +5,7 @@ Each step of length ``δt`` from ``(q, v)`` at ``t``, with ``M, h, W, g_n`` take
     v' = v + δt M⁻¹ h + M⁻¹ Σ_i W_iᵀ P_i,        q' = q + δt v'        (semi-implicit Euler),
 
 where the impulses ``P_i = δt λ̃_i`` satisfy, at every contact (open ones too), the Signorini–Coulomb law on
-``(g_n,i/δt + ġ_n,i', ġ_t,i')``: exactly :func:`~regcontact.rigid.multi_contact_time_stepping`'s problem
+``(g_n,i/δt + ġ_n,i', ġ_t,i')``: exactly :func:`~regcontact.rigid.time_stepping`'s problem
 (``G = W M⁻¹ Wᵀ``, ``b = W (v + δt M⁻¹ h) + (g_n/δt, 0)``). Every solution is found (by contact modes,
 :mod:`regcontact.rigid.contact_modes`) and one is continued with by the selection rule
 (:mod:`regcontact.rigid.selection_rules`). The first step is therefore the time-stepping LCP's solution chosen
@@ -26,15 +26,16 @@ from numpy.typing import ArrayLike, NDArray
 from regcontact.rigid.contact_modes import law_solutions_by_mode
 from regcontact.rigid.lcp.lemke import lemke
 from regcontact.rigid.lcp.multi_contact_friction import multi_contact_friction_lcp
-from regcontact.rigid.multi_contact import ContactLabel, MultiContactState
 from regcontact.rigid.selection_rules import SelectionRule, check_selection_rule, select_solution
-from regcontact.rigid.trajectory import RigidTrajectory, SystemSnapshots, TrajectoryStatistics, check_positive
+from regcontact.rigid.solutions import ContactLabel
+from regcontact.rigid.state import ContactState, SystemSnapshots
+from regcontact.rigid.trajectory import RigidTrajectory, TrajectoryStatistics, check_positive
 
 __all__ = ["moreau_jean", "moreau_jean_step", "moreau_jean_step_arrays"]
 
 
 def moreau_jean_step(
-    state: MultiContactState, dt: float, selection: SelectionRule = "painleve", tol: float = 1e-9
+    state: ContactState, dt: float, selection: SelectionRule = "painleve", tol: float = 1e-9
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], tuple[ContactLabel, ...], int]:
     """One step from ``state``: ``(impulses (k, 2), v', modes, number of solutions)``."""
     return moreau_jean_step_arrays(

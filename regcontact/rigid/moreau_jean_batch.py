@@ -22,63 +22,17 @@ import time as clock
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-import jax
-import jax.numpy as jnp
 import numpy as np
 from numpy.typing import NDArray
 
 from regcontact.rigid.contact_modes import _admissible, _templates
 from regcontact.rigid.moreau_jean import moreau_jean_step_arrays
-from regcontact.rigid.multi_contact import ContactLabel
 from regcontact.rigid.selection_rules import SelectionRule, check_selection_rule
-from regcontact.rigid.trajectory import RigidTrajectory, TrajectoryStatistics, check_positive, contact_data
+from regcontact.rigid.solutions import CONTACT_LABELS, ContactLabel
+from regcontact.rigid.state import SystemSnapshots
+from regcontact.rigid.trajectory import RigidTrajectory, TrajectoryStatistics, check_positive
 
 __all__ = ["moreau_jean_batch"]
-
-_LABELS: tuple[ContactLabel, ...] = ("F", "T", "S+", "S-")
-
-
-class _BatchSnapshots:
-    """``M, h, W, Ẇ v, g_n`` of ``B`` systems of one class at their ``(q, v)`` and a common ``t``, from one jitted
-    vmapped call over the systems' stacked leaves."""
-
-    def __init__(self, systems: Sequence[Any]):
-        first = systems[0]
-        structure: Any = jax.tree_util.tree_structure(first)
-        for i, system in enumerate(systems):
-            if type(system) is not type(first) or jax.tree_util.tree_structure(system) != structure:
-                raise ValueError(
-                    f"systems[{i}] is a {type(system).__name__}: expected systems of one class and structure "
-                    f"({type(first).__name__})"
-                )
-        stacked = jax.tree_util.tree_map(lambda *leaves: jnp.stack(leaves), *systems)
-        # initial states and μ one system at a time: exactly what the one-system integrator starts from
-        states = [system.initial_state() for system in systems]
-        self.q0 = np.stack([np.asarray(q, dtype=float) for q, _ in states])
-        self.v0 = np.stack([np.asarray(v, dtype=float) for _, v in states])
-        self.mu = np.stack([np.asarray(system.friction_coefficients, dtype=float) for system in systems])
-        self.num_coordinates = self.q0.shape[1]
-        self.num_contacts = int(first.NUM_CONTACTS)
-        evaluate = jax.vmap(contact_data, in_axes=(0, 0, 0, None))
-        self._flat = jax.jit(lambda q, v, t: evaluate(stacked, q, v, t))
-        n, k = self.num_coordinates, self.num_contacts
-        self._splits = np.cumsum([n * n, n, 2 * k * n, 2 * k])
-
-    def arrays(
-        self, q: NDArray[np.float64], v: NDArray[np.float64], t: float
-    ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
-        """``(M (B, n, n), h (B, n), W (B, 2k, n), Ẇ v (B, 2k), g_n (B, k))``."""
-        n, k = self.num_coordinates, self.num_contacts
-        flat = np.asarray(self._flat(q, v, t))
-        a, b, c, d = self._splits
-        B = flat.shape[0]
-        return (
-            flat[:, :a].reshape(B, n, n),
-            flat[:, a:b],
-            flat[:, b:c].reshape(B, 2 * k, n),
-            flat[:, c:d],
-            flat[:, d:],
-        )
 
 
 class _Step(NamedTuple):
@@ -219,8 +173,8 @@ def moreau_jean_batch(
     rule = check_selection_rule(selection)
     if len(systems) == 0:
         raise ValueError("systems: expected at least one system")
-    snapshots = _BatchSnapshots(systems)
-    q, v, mu = snapshots.q0, snapshots.v0, snapshots.mu
+    snapshots = SystemSnapshots(systems)
+    (q, v), mu = snapshots.initial_state, snapshots.mu
     B, k = mu.shape
     templates = [_templates(mu[lane]) for lane in range(B)]
     combos, rows_of_G = templates[0][0], templates[0][1]
@@ -253,7 +207,7 @@ def moreau_jean_batch(
     wall_time = (clock.perf_counter() - start) / B
     trajectories = []
     # each step's mode codes as one base-4 number per lane, read through a table of the 4^k label tuples
-    table = [tuple(_LABELS[code] for code in combo) for combo in combos]
+    table = [tuple(CONTACT_LABELS[code] for code in combo) for combo in combos]
     encoded = (codes.astype(np.int64) * 4 ** np.arange(k - 1, -1, -1)).sum(axis=2)
     for lane in range(B):
         labels = [table[number] for number in encoded[:, lane].tolist()]

@@ -1,8 +1,8 @@
-"""The rigid predictions a compliant run is compared with, for a system's initial state (any number of contacts).
+"""The rigid predictions a compliant run is compared with, for a system's initial state.
 
-The impulse-velocity LCP (Preclik Sec. 3) can have several solutions: for the rod of Sec. 2.1 both
-``Λ = (0, 0)`` and the sticking impulse ``Λ₂``. Which one a compliant contact should approach is decided here
-by the rule Preclik & Rüde arrive at (Secs. 3.1, 5.2, 6), read for ``k`` contacts:
+The impulse-velocity problem (Preclik Sec. 3) can have several solutions: for the rod of Sec. 2.1 both
+``Λ = 0`` and the sticking impulse ``Λ₂``. Which one a compliant contact should approach is decided here by the
+rule Preclik & Rüde arrive at (Secs. 3.1, 5.2, 6), read for ``k`` contacts (:func:`select_impulse`):
 
 * if the force-acceleration problem (Sec. 2; Leine & Brogliato Eqs. 2.9–2.11) has a solution, no impulse is
   needed and, by Painlevé's principle, the reference is ``Λ = 0`` (every contact free, ``"F"``);
@@ -13,73 +13,58 @@ by the rule Preclik & Rüde arrive at (Secs. 3.1, 5.2, 6), read for ``k`` contac
   study says why.
 
 The time-stepping reference for a step ``δt`` is that problem's solution ``δt λ̃`` when it has exactly one, else
-the one solution with the chosen impulse's modes, else none (:func:`select_time_step`).
-
-One contact of a :class:`~regcontact.systems.rod.PainleveRod` goes through the one-contact formulations
-(:class:`RigidReferences`, the study's numbers as before); every other system through the ``k``-contact ones
-(:class:`MultiContactReferences`). For ``k = 1`` the two give the same reactions to the bit and the same rule
-(mode ``"opening"`` is ``"F"``). Every solution of every formulation is still reported, with its mode(s), in the
-study's JSON.
+the one solution with the chosen impulse's modes, else none (:func:`select_time_step`). Every solution of every
+formulation is still reported, with its modes, in the study's JSON.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-from regcontact.rigid.contact_law import LawSolutions, LawSolver, contact_law_solutions, contact_law_solutions_batch
+from regcontact.rigid.contact_law import LawSolver, LawTable
 from regcontact.rigid.force_acceleration import force_acceleration
 from regcontact.rigid.impulse_velocity import impulse_velocity
-from regcontact.rigid.multi_contact import (
-    MultiContactSolutions,
-    MultiContactState,
-    multi_contact_force_acceleration,
-    multi_contact_impulse_velocity,
-    multi_contact_time_stepping,
-)
-from regcontact.rigid.solutions import RigidSolutions
-from regcontact.rigid.state import ContactState, rod_contact_states
+from regcontact.rigid.lcp.multi_contact_friction import multi_contact_friction_solutions
+from regcontact.rigid.solutions import ContactLabel, ContactSolutions
+from regcontact.rigid.state import ContactState, initial_contact_states
 from regcontact.rigid.time_stepping import time_stepping
-from regcontact.systems.rod import PainleveRod
+from regcontact.systems.system import AbstractSystem
 
 __all__ = [
-    "MultiContactReferences",
+    "ReferenceOptions",
     "RigidReferences",
     "rigid_references",
     "rigid_references_batch",
     "select_impulse",
-    "select_multi_contact_impulse",
     "select_time_step",
 ]
 
 
-def select_impulse(impulses: RigidSolutions, forces: RigidSolutions) -> tuple[np.ndarray | None, str]:
-    """The impulse-velocity solution a compliant run should approach, and why (see the module docstring).
+@dataclasses.dataclass(frozen=True)
+class ReferenceOptions:
+    """Which rigid references to compute: the impulse-velocity one (``impulse_velocity``) and time-stepping ones
+    at the steps ``time_steps`` (reported in the JSON, each with its chosen ``δt λ̃``)."""
 
-    ``Λ = 0`` is recognised by its mode, ``"opening"`` (``Λ_n`` zero relative to the problem's scales, hence
-    ``Λ_t`` too, by the cone), not by exact zeros: a near-degenerate problem may return it with round-off.
-    """
-    if len(forces) > 0:
-        if any(s.mode == "opening" for s in impulses):
-            return np.zeros(2), "force-acceleration problem solvable: no impulse needed (Painlevé's principle)"
-        return None, "force-acceleration problem solvable but Λ = 0 is not an impulse-velocity solution"
-    nonzero = [s for s in impulses if s.mode != "opening"]
-    if len(nonzero) == 1:
-        return nonzero[
-            0
-        ].reaction, f"force-acceleration problem unsolvable: the one impulsive solution ({nonzero[0].mode})"
-    return None, f"force-acceleration problem unsolvable and {len(nonzero)} impulsive solutions: none chosen"
+    impulse_velocity: bool = True
+    time_steps: tuple[float, ...] = ()
+
+    def __post_init__(self) -> None:
+        steps = tuple(float(dt) for dt in self.time_steps)
+        bad = [dt for dt in steps if not (np.isfinite(dt) and dt > 0)]
+        if bad:
+            raise ValueError(f"time_steps = {list(self.time_steps)}: expected positive time steps, got {bad[0]!r}")
+        object.__setattr__(self, "time_steps", steps)
 
 
-def select_multi_contact_impulse(
-    impulses: MultiContactSolutions, forces: MultiContactSolutions | None
-) -> tuple[np.ndarray | None, str]:
-    """The rule of :func:`select_impulse` for ``k`` contacts (module docstring): ``Λ = 0`` is the solution with
-    every contact free (``"F"``); ``forces`` is ``None`` where the force-acceleration problem does not apply
-    (an impact). A continuum of impulses, or several isolated non-zero ones, gives no reference."""
+def select_impulse(impulses: ContactSolutions, forces: ContactSolutions | None) -> tuple[np.ndarray | None, str]:
+    """The impulse-velocity solution ``(k, 2)`` a compliant run should approach, and why (module docstring):
+    ``Λ = 0`` is the solution with every contact free (``"F"``, recognised by its modes, not by exact zeros);
+    ``forces`` is ``None`` where the force-acceleration problem does not apply (an impact). A continuum of
+    impulses, or several isolated non-zero ones, gives no reference."""
     free = [s for s in impulses if all(mode == "F" for mode in s.modes)]
     if forces is not None and (len(forces) > 0 or forces.continua):
         if free:
@@ -116,66 +101,18 @@ def _continuum(boxes: tuple[np.ndarray, ...], tol: float = 1e-9) -> str:
 
 
 def select_time_step(
-    solutions: list[tuple[np.ndarray, Any]], continua: int, impulse_modes: Any | None
+    solutions: ContactSolutions, impulse_modes: tuple[ContactLabel, ...] | None
 ) -> tuple[np.ndarray | None, str]:
-    """The time-stepping reference ``δt λ̃`` among one step's ``solutions`` (``(reaction, modes)`` pairs): the
-    only one, if the step has one and no continuum; else the only one with the chosen impulse's modes
-    (``impulse_modes``, ``None`` when no impulse is chosen); else none, and why."""
-    if len(solutions) == 1 and not continua:
-        return solutions[0][0], "the time step's one solution"
-    same = [reaction for reaction, modes in solutions if impulse_modes is not None and modes == impulse_modes]
+    """The time-stepping reference ``δt λ̃`` ``(k, 2)`` among one step's ``solutions``: the only one, if the step
+    has one and no continuum; else the only one with the chosen impulse's modes (``impulse_modes``, ``None``
+    when no impulse is chosen); else none, and why."""
+    if len(solutions) == 1 and not solutions.continua:
+        return solutions[0].reactions, "the time step's one solution"
+    same = [s.reactions for s in solutions if impulse_modes is not None and s.modes == impulse_modes]
     if len(same) == 1:
         return same[0], f"of the time step's {len(solutions)} solutions, the one with the impulse's mode(s)"
-    extra = f" and {continua} continuum(s)" if continua else ""
+    extra = f" and {len(solutions.continua)} continuum(s)" if solutions.continua else ""
     return None, f"the time step has {len(solutions)} solutions{extra}, not one with the impulse's mode(s): none chosen"
-
-
-@dataclasses.dataclass(frozen=True)
-class RigidReferences:
-    """Rigid solutions for one rod, and the impulse chosen as the limit to compare with."""
-
-    force_acceleration: RigidSolutions
-    impulse_velocity: RigidSolutions | None
-    time_stepping: dict[float, RigidSolutions]
-    impulse: np.ndarray | None
-    impulse_rule: str
-    #: The state solved at (for further time steps) and the chosen impulse's mode.
-    state: ContactState | None = None
-    impulse_mode: str | None = None
-    #: Time steps solved ahead for later :meth:`time_stepping_impulse` calls (not reported in the JSON).
-    further_steps: dict[float, RigidSolutions] = dataclasses.field(default_factory=dict)
-
-    def columns(self, integrals: np.ndarray) -> dict[str, float]:
-        """CSV columns: the chosen ``Λ`` and the max-norm distance of the force integrals to it."""
-        if self.impulse is None:
-            return {}
-        return {
-            "impulse_velocity_n": float(self.impulse[0]),
-            "impulse_velocity_t": float(self.impulse[1]),
-            "distance_to_impulse_velocity": float(np.max(np.abs(np.asarray(integrals) - self.impulse))),
-        }
-
-    def time_stepping_impulse(self, dt: float) -> tuple[np.ndarray | None, str]:
-        """``δt λ̃`` of a step ``dt`` chosen by :func:`select_time_step` (solved here if not already)."""
-        if self.state is None:
-            raise ValueError("these references were built without their state: no further time steps")
-        dt = float(dt)
-        known = {**self.further_steps, **self.time_stepping}
-        solutions = known[dt] if dt in known else time_stepping(self.state, dt)
-        pairs = [(s.reaction, s.mode) for s in solutions]
-        return select_time_step(pairs, len(solutions.continua), self.impulse_mode)
-
-    def as_json(self) -> dict[str, Any]:
-        document: dict[str, Any] = {
-            "force_acceleration_solutions": self.force_acceleration.as_json(),
-            "impulse_velocity": None if self.impulse is None else self.impulse.tolist(),
-            "impulse_velocity_rule": self.impulse_rule,
-        }
-        if self.impulse_velocity is not None:
-            document["impulse_velocity_solutions"] = self.impulse_velocity.as_json()
-        if self.time_stepping:
-            document["time_stepping"] = {repr(dt): solutions.as_json() for dt, solutions in self.time_stepping.items()}
-        return document
 
 
 def _per_contact(prefix: str, reactions: np.ndarray) -> dict[str, float]:
@@ -191,23 +128,27 @@ def _per_contact(prefix: str, reactions: np.ndarray) -> dict[str, float]:
 
 
 @dataclasses.dataclass(frozen=True)
-class MultiContactReferences:
-    """Rigid solutions of the ``k``-contact formulations at a system's initial state, and the chosen impulse
-    ``(k, 2)``. A formulation that does not apply there (an impact for force-acceleration, a penetrating start)
-    is ``None`` with its reason in ``not_applicable``."""
+class RigidReferences:
+    """The rigid solutions at a system's initial state and the chosen impulse ``(k, 2)``.
 
-    state: MultiContactState
-    force_acceleration: MultiContactSolutions | None
-    impulse_velocity: MultiContactSolutions | None
-    time_stepping: dict[float, MultiContactSolutions]
+    A formulation that does not apply there (force-acceleration at an impact, any at a penetrating start) is
+    ``None`` with its reason in ``not_applicable``. ``further_steps`` holds time steps solved ahead for later
+    :meth:`time_stepping_impulse` calls (not reported in the JSON).
+    """
+
+    state: ContactState
+    force_acceleration: ContactSolutions | None
+    impulse_velocity: ContactSolutions | None
+    time_stepping: dict[float, ContactSolutions]
     impulse: np.ndarray | None
     impulse_rule: str
-    impulse_mode: tuple[str, ...] | None = None
+    impulse_modes: tuple[ContactLabel, ...] | None = None
     not_applicable: dict[str, str] = dataclasses.field(default_factory=dict)
+    further_steps: dict[float, ContactSolutions] = dataclasses.field(default_factory=dict)
 
     def columns(self, integrals: np.ndarray) -> dict[str, float]:
-        """CSV columns: ``Λ`` per contact (``impulse_velocity_n_1``, …) and the max-norm distance over every
-        contact's ``(n, t)``."""
+        """CSV columns: ``Λ`` (``impulse_velocity_n``, … per contact: ``impulse_velocity_n_1``, …) and the
+        max-norm distance of the force integrals to it over every contact's ``(n, t)``."""
         if self.impulse is None:
             return {}
         distance = float(np.max(np.abs(np.asarray(integrals).reshape(-1) - self.impulse.reshape(-1))))
@@ -216,13 +157,11 @@ class MultiContactReferences:
     def time_stepping_impulse(self, dt: float) -> tuple[np.ndarray | None, str]:
         """``δt λ̃`` ``(k, 2)`` of a step ``dt`` chosen by :func:`select_time_step` (solved here if not already)."""
         dt = float(dt)
-        solutions = self.time_stepping[dt] if dt in self.time_stepping else multi_contact_time_stepping(self.state, dt)
-        pairs = [(s.reactions, s.modes) for s in solutions]
-        return select_time_step(pairs, len(solutions.continua), self.impulse_mode)
+        known = {**self.further_steps, **self.time_stepping}
+        return select_time_step(known[dt] if dt in known else time_stepping(self.state, dt), self.impulse_modes)
 
     def as_json(self) -> dict[str, Any]:
         document: dict[str, Any] = {
-            "note": "k-contact rigid solutions at the initial state (Leine & Brogliato Sec. 2), reactions per contact",
             "impulse_velocity": None if self.impulse is None else self.impulse.tolist(),
             "impulse_velocity_rule": self.impulse_rule,
         }
@@ -241,147 +180,72 @@ class MultiContactReferences:
         return document
 
 
-def rigid_references(system: Any, options: dict[str, Any]) -> RigidReferences | MultiContactReferences:
-    """Solve the rigid problems at the system's initial state (``options``: the study's ``[references]``).
+def rigid_references(
+    system: AbstractSystem | ContactState, *, impulse_velocity: bool = True, time_steps: Sequence[float] = ()
+) -> RigidReferences:
+    """Solve the rigid problems at the system's initial state (or at a given :class:`ContactState`).
 
-    A :class:`PainleveRod` goes through the one-contact formulations (:class:`RigidReferences`), any other
-    system (or a :class:`MultiContactState`) through the ``k``-contact ones (:class:`MultiContactReferences`).
-    Every tolerance on the way is relative to the system's own scales (see ``docs/rigid.md``, "Units and
-    scaling"): a rod rescaled in mass, length and gravity gives the rescaled references.
+    ``impulse_velocity``: choose the impulse reference (:func:`select_impulse`); ``time_steps``: solve the
+    time-stepping problem at these steps. Every tolerance on the way is relative to the system's own scales
+    (``docs/rigid.md``, "Units and scaling"): a body rescaled in mass, length and gravity gives the rescaled
+    references.
     """
-    if not isinstance(system, (PainleveRod, ContactState)):
-        return _multi_contact_references(system, options)
-    state = ContactState.from_rod(system) if isinstance(system, PainleveRod) else system
-    return _one_contact_references(state, options, contact_law_solutions)
+    state = system if isinstance(system, ContactState) else ContactState.from_system(system)
+    options = ReferenceOptions(impulse_velocity=impulse_velocity, time_steps=tuple(time_steps))
+    return _references(state, options, multi_contact_friction_solutions)
 
 
 def rigid_references_batch(
-    systems: Sequence[Any], options: dict[str, Any], further_steps: Sequence[float] = ()
-) -> list[RigidReferences | MultiContactReferences]:
-    """:func:`rigid_references` of each system, equal to it bit for bit, computed together: the rods' states in
-    one jitted call (:func:`~regcontact.rigid.state.rod_contact_states`) and their contact laws (impulse-velocity,
-    time steps, force-acceleration at rest) in one batched enumeration
-    (:func:`~regcontact.rigid.contact_law.contact_law_solutions_batch`, which solves a degenerate law the exact
-    way). Other systems go through :func:`rigid_references` one at a time.
+    systems: Sequence[AbstractSystem], options: ReferenceOptions, further_steps: Sequence[float] = ()
+) -> list[RigidReferences]:
+    """:func:`rigid_references` of each system, equal to it bit for bit, computed together: the states of systems
+    of one class in one jitted call (:func:`~regcontact.rigid.state.initial_contact_states`) and their one-contact
+    laws in one batched enumeration (:class:`~regcontact.rigid.contact_law.LawTable`, which solves a degenerate
+    law, and laws of several contacts, the exact way).
 
     ``further_steps``: time steps a caller will ask :meth:`RigidReferences.time_stepping_impulse` for (a δt → 0
-    trend), solved in the same batch (rods only)."""
-    rods = [i for i, system in enumerate(systems) if isinstance(system, PainleveRod)]
-    states = dict(zip(rods, rod_contact_states([systems[i] for i in rods])))
-    laws = _LawTable()
-    forces = {}  # force-acceleration problems solved without the law (sliding or opening) need no second pass
-    for i, state in states.items():
-        first_pass = _one_contact_references(state, options, laws.record, further_steps=further_steps)
-        if not _law_at_rest(state):
-            forces[i] = first_pass.force_acceleration
+    trend), solved in the same batch."""
+    states = initial_contact_states(systems)
+    laws = LawTable()
+    for state in states:
+        _references(state, options, laws.record, further_steps)
     laws.solve()
-    return [
-        _one_contact_references(states[i], options, laws, forces.get(i), further_steps)
-        if i in states
-        else rigid_references(system, options)
-        for i, system in enumerate(systems)
-    ]
+    return [_references(state, options, laws, further_steps) for state in states]
 
 
-def _law_at_rest(state: ContactState, tol: float = 1e-9) -> bool:
-    """Whether :func:`force_acceleration` solves the contact law at this state (closed, at rest; else it slides,
-    opens, or does not apply), as it decides."""
-    closed = abs(state.gap) <= tol * state.gap_scale
-    return bool(closed and np.abs(state.contact_velocity).max() <= tol * state.velocity_scale)
-
-
-class _LawTable:
-    """The contact laws of many states: recorded on a first pass, solved in one batch, then answered from the
-    table (a law not recorded is solved on the spot)."""
-
-    def __init__(self) -> None:
-        self.recorded: dict[tuple[bytes, bytes, float, float], tuple[np.ndarray, np.ndarray, float, float]] = {}
-        self.answers: dict[tuple[bytes, bytes, float, float], LawSolutions] = {}
-
-    @staticmethod
-    def _key(W: np.ndarray, b: np.ndarray, mu: float, tol: float) -> tuple[bytes, bytes, float, float]:
-        return np.asarray(W, float).tobytes(), np.asarray(b, float).tobytes(), float(mu), float(tol)
-
-    def record(self, W: np.ndarray, b: np.ndarray, mu: float, tol: float) -> LawSolutions:
-        """Note the law; answer "no solutions" (the first pass only collects)."""
-        self.recorded[self._key(W, b, mu, tol)] = (np.asarray(W, float), np.asarray(b, float), float(mu), float(tol))
-        return [], ()
-
-    def solve(self) -> None:
-        for tol in {tol for *_, tol in self.recorded.values()}:
-            keys = [key for key, law in self.recorded.items() if law[3] == tol]
-            W, b, mu = (np.array([self.recorded[key][j] for key in keys]) for j in range(3))
-            self.answers.update(zip(keys, contact_law_solutions_batch(W, b, mu, tol)))
-
-    def __call__(self, W: np.ndarray, b: np.ndarray, mu: float, tol: float) -> LawSolutions:
-        found = self.answers.get(self._key(W, b, mu, tol))
-        return contact_law_solutions(W, b, mu, tol) if found is None else found
-
-
-def _one_contact_references(
-    state: ContactState,
-    options: dict[str, Any],
-    law: LawSolver,
-    forces: RigidSolutions | None = None,
-    further_steps: Sequence[float] = (),
+def _references(
+    state: ContactState, options: ReferenceOptions, law: LawSolver, further_steps: Sequence[float] = ()
 ) -> RigidReferences:
-    """:func:`rigid_references` of one contact, its laws solved by ``law`` (``forces``: the force-acceleration
-    solutions, if already known; ``further_steps``: time steps to solve ahead)."""
-    if forces is None:
-        forces = force_acceleration(state, law=law)
-    impulses = impulse_velocity(state, law=law) if options.get("impulse_velocity", True) else None
-    if impulses is None:
-        impulse, rule = None, "impulse-velocity reference switched off"
-    else:
-        impulse, rule = select_impulse(impulses, forces)
-    mode = None
-    if impulse is not None:  # Λ = 0 is returned as exact zeros, any other Λ is a solution's own reaction
-        mode = "opening" if not np.any(impulse) else next(s.mode for s in impulses or () if s.reaction is impulse)
-    steps = {float(dt): time_stepping(state, float(dt), law=law) for dt in options.get("time_stepping_dt", [])}
-    ahead = {float(dt): time_stepping(state, float(dt), law=law) for dt in further_steps if float(dt) not in steps}
-    return RigidReferences(
-        force_acceleration=forces,
-        impulse_velocity=impulses,
-        time_stepping=steps,
-        impulse=impulse,
-        impulse_rule=rule,
-        state=state,
-        impulse_mode=mode,
-        further_steps=ahead,
-    )
-
-
-def _multi_contact_references(system: Any, options: dict[str, Any]) -> MultiContactReferences:
-    state = system if isinstance(system, MultiContactState) else MultiContactState.from_system(system)
+    """:func:`rigid_references` of one state, its laws solved by ``law``; ``further_steps`` solved ahead."""
     not_applicable: dict[str, str] = {}
     try:
-        forces = multi_contact_force_acceleration(state)
+        forces: ContactSolutions | None = force_acceleration(state, law=law)
     except ValueError as error:  # an impact (or a penetrating start): no force-acceleration problem
         forces, not_applicable["force_acceleration"] = None, str(error)
-    impulses, impulse, mode = None, None, None
-    if not options.get("impulse_velocity", True):
+    impulses, impulse, modes = None, None, None
+    if not options.impulse_velocity:
         rule = "impulse-velocity reference switched off"
     else:
         try:
-            impulses = multi_contact_impulse_velocity(state)
+            impulses = impulse_velocity(state, law=law)
         except ValueError as error:  # a penetrating start
             not_applicable["impulse_velocity"] = str(error)
             rule = f"impulse-velocity problem not applicable ({error}): none chosen"
         else:
-            impulse, rule = select_multi_contact_impulse(impulses, forces)
-            if impulse is not None:  # as for one contact: Λ = 0 as exact zeros, else a solution's own reactions
-                free = ("F",) * state.num_contacts
-                mode = free if not np.any(impulse) else next(s.modes for s in impulses if s.reactions is impulse)
-    steps = {}
-    for dt in options.get("time_stepping_dt", []):
-        steps[float(dt)] = multi_contact_time_stepping(state, float(dt))
-    return MultiContactReferences(
+            impulse, rule = select_impulse(impulses, forces)
+            if impulse is not None:  # Λ = 0 as exact zeros, else a solution's own reactions
+                free = cast(tuple[ContactLabel, ...], ("F",) * state.num_contacts)
+                modes = free if not np.any(impulse) else next(s.modes for s in impulses if s.reactions is impulse)
+    steps = {dt: time_stepping(state, dt, law=law) for dt in options.time_steps}
+    ahead = {float(dt): time_stepping(state, float(dt), law=law) for dt in further_steps if float(dt) not in steps}
+    return RigidReferences(
         state=state,
         force_acceleration=forces,
         impulse_velocity=impulses,
         time_stepping=steps,
         impulse=impulse,
         impulse_rule=rule,
-        impulse_mode=mode,
+        impulse_modes=modes,
         not_applicable=not_applicable,
+        further_steps=ahead,
     )

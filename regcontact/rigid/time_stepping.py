@@ -1,11 +1,13 @@
-"""The time-stepping problem of Preclik & Rüde, Sec. 4 (Eqs. 16–19), and its convergence as ``δt → 0``.
+"""The time-stepping problem: Preclik & Rüde Sec. 4 (Eqs. 16–19) for ``k`` contacts, and its convergence as
+``δt → 0``.
 
-One semi-implicit Euler step: ``v' = v + δt M⁻¹ (f + Jᵀ λ̃)`` (Eq. 17). The contact law acts on
-``u = (g_n/δt + ġ_n', ġ_t')`` with ``ġ' = J v'`` (Eq. 19, the Signorini condition scaled by ``1/δt``), which is
-linear in the impulse ``δt λ̃``: ``u = W (δt λ̃) + J (v + δt M⁻¹ f) + (g_n/δt, 0)``.
+One semi-implicit Euler step: ``v' = v + δt M⁻¹ (h + Σ W_iᵀ λ̃_i)`` (Eq. 17). Every contact obeys the law on
+``u = (g_n/δt + ġ_n', ġ_t')`` with ``ġ' = W v'`` (Eq. 19, the Signorini condition scaled by ``1/δt``), which is
+linear in the impulses ``δt λ̃``: ``u = G (δt λ̃) + W (v + δt M⁻¹ h) + (g_n/δt, 0)``; an open contact enters too
+and a far one simply gets no impulse.
 
-As ``δt → 0`` the step's impulsive solutions approach those of the impulse-velocity problem with an
-``O(δt)`` error (Secs. 4.1, 4.2): :func:`time_stepping_convergence` measures that order.
+As ``δt → 0`` the step's impulsive solutions approach those of the impulse-velocity problem with an ``O(δt)``
+error (Secs. 4.1, 4.2): :func:`time_stepping_convergence` measures that order.
 """
 
 from __future__ import annotations
@@ -15,71 +17,79 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from regcontact.rigid.contact_law import LawSolver, contact_law_solutions
+from regcontact.rigid.contact_law import LawSolver, law_solutions
 from regcontact.rigid.impulse_velocity import impulse_velocity
-from regcontact.rigid.solutions import ContactMode, RigidSolution, RigidSolutions
+from regcontact.rigid.lcp.multi_contact_friction import multi_contact_friction_solutions
+from regcontact.rigid.solutions import ContactLabel, ContactSolution, ContactSolutions
 from regcontact.rigid.state import ContactState, as_contact_state
-from regcontact.systems.rod import PainleveRod
+from regcontact.systems.system import AbstractSystem
 
 __all__ = ["TimeSteppingConvergence", "time_stepping", "time_stepping_convergence"]
 
 
 def time_stepping(
-    state: ContactState | PainleveRod, dt: float, tol: float = 1e-9, law: LawSolver = contact_law_solutions
-) -> RigidSolutions:
-    """Every solution of one time step of length ``dt`` (a rod: from its initial state); reactions are the
-    impulses ``δt λ̃``; ``law`` as for :func:`~regcontact.rigid.impulse_velocity.impulse_velocity`."""
-    state = as_contact_state(state, "time_stepping")
+    state: ContactState | AbstractSystem,
+    dt: float,
+    tol: float = 1e-9,
+    law: LawSolver = multi_contact_friction_solutions,
+) -> ContactSolutions:
+    """Every solution of one step of length ``dt`` (a system: from its initial state); reactions are the
+    impulses ``δt λ̃``; ``law`` solves the law's LCP."""
+    state = as_contact_state(state)
     if not dt > 0:
         raise ValueError(f"the time step must be positive, got dt = {dt}")
+    sets = state.index_sets(tol)
     free_velocity = state.velocity + dt * np.linalg.solve(state.mass_matrix, state.applied_force)
-    free = state.jacobian @ free_velocity + np.array([state.gap / dt, 0.0])
-    W = state.delassus
-    solutions, continua = law(W, free, state.mu, tol)
-    return RigidSolutions(
-        "time_stepping",
-        tuple(
-            RigidSolution(
-                reaction=impulse,
-                mode=mode,
-                contact_rate=rate,
-                velocity=free_velocity + np.linalg.solve(state.mass_matrix, state.jacobian.T @ impulse),
-            )
-            for impulse, rate, mode in solutions
-        ),
-        continua,
+    offset = np.zeros((state.num_contacts, 2))
+    offset[:, 0] = state.gaps / dt
+    b = state.jacobian_matrix @ free_velocity + offset.reshape(-1)
+    G = state.delassus
+    active = list(sets.all_contacts)
+    found, continua = law_solutions(G, b, state.mu, active, [0] * len(active), tol, law)
+    solutions = tuple(
+        ContactSolution(
+            reactions=impulses,
+            modes=modes,
+            contact_rates=(G @ impulses.reshape(-1) + b).reshape(-1, 2),
+            velocity=free_velocity + np.linalg.solve(state.mass_matrix, state.jacobian_matrix.T @ impulses.reshape(-1)),
+        )
+        for impulses, modes in found
     )
+    return ContactSolutions("time_stepping", solutions, sets, continua)
 
 
 @dataclass(frozen=True)
 class TimeSteppingConvergence:
-    """Distances ``‖δt λ̃(δt) − Λ‖₂`` of the time-stepping solution of one mode to a reference impulse, and
+    """Distances ``‖δt λ̃(δt) − Λ‖₂`` of the time-stepping solution with ``modes`` to a reference impulse, and
     the order fitted to them (least-squares slope of ``log distance`` against ``log δt``)."""
 
     dt: NDArray[np.float64]
     distance: NDArray[np.float64]
     order: float
     reference: NDArray[np.float64]
-    mode: ContactMode
+    modes: tuple[ContactLabel, ...]
 
 
 def time_stepping_convergence(
-    state: ContactState | PainleveRod,
-    mode: ContactMode = "sticking",
+    state: ContactState | AbstractSystem,
+    modes: tuple[ContactLabel, ...] = ("T",),
     dts: ArrayLike | None = None,
     reference: ArrayLike | None = None,
 ) -> TimeSteppingConvergence:
-    """Measure how the time-stepping solution with ``mode`` approaches ``reference`` as ``δt → 0``.
+    """Measure how the time-stepping solution with ``modes`` (one per contact) approaches ``reference`` as
+    ``δt → 0``.
 
-    ``reference`` defaults to the impulse-velocity solution with the same mode; ``dts`` to seven steps from
-    ``1e-2`` down to ``1e-5``. Each step must have exactly one solution with ``mode`` (``LookupError``
+    ``reference`` defaults to the impulse-velocity solution with the same modes; ``dts`` to seven steps from
+    ``1e-2`` down to ``1e-5``. Each step must have exactly one solution with ``modes`` (``LookupError``
     otherwise: for a large step the impulsive solution may leave the friction cone).
     """
-    state = as_contact_state(state, "time_stepping_convergence")
+    state = as_contact_state(state)
     dts = np.geomspace(1e-2, 1e-5, 7) if dts is None else np.asarray(dts, dtype=float)
     if reference is None:
-        reference = impulse_velocity(state).with_mode(mode).reaction
-    reference = np.asarray(reference, dtype=float)
-    distance = np.array([np.linalg.norm(time_stepping(state, dt).with_mode(mode).reaction - reference) for dt in dts])
+        reference = impulse_velocity(state).with_modes(*modes).reactions
+    reference = np.asarray(reference, dtype=float).reshape(state.num_contacts, 2)
+    distance = np.array(
+        [np.linalg.norm(time_stepping(state, dt).with_modes(*modes).reactions - reference) for dt in dts]
+    )
     order = float(np.polyfit(np.log(dts), np.log(distance), 1)[0])
-    return TimeSteppingConvergence(dt=dts, distance=distance, order=order, reference=reference, mode=mode)
+    return TimeSteppingConvergence(dt=dts, distance=distance, order=order, reference=reference, modes=modes)

@@ -1,11 +1,10 @@
-"""What a rigid integrator returns: the motion, its contact modes and impulses, events and statistics; and the
-one-call evaluation of a system's contact data that every integrator steps with.
+"""What a rigid integrator returns: the motion, its contact modes and impulses, events and statistics.
 
 The integrators (:func:`~regcontact.rigid.moreau_jean`, :func:`~regcontact.rigid.gholami_time_stepping`,
 :func:`~regcontact.rigid.event_driven`) run on the host in numpy: each step is a problem of a few unknowns that
 depends on the step before, so there is nothing to vectorise within a run and JAX dispatch per step would cost
 more than the arithmetic. The system's own (JAX) functions are evaluated through one jitted call per step
-(:class:`SystemSnapshots`), about 10 µs.
+(:class:`~regcontact.rigid.state.SystemSnapshots`), about 10 µs.
 """
 
 from __future__ import annotations
@@ -13,14 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-import jax
 import jax.numpy as jnp
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import NDArray
 
-from regcontact.rigid.multi_contact import ContactLabel, MultiContactState
+from regcontact.rigid.solutions import ContactLabel
 
-__all__ = ["RigidEvent", "RigidTrajectory", "SystemSnapshots", "TrajectoryStatistics"]
+__all__ = ["RigidEvent", "RigidTrajectory", "TrajectoryStatistics", "check_positive"]
 
 EventKind = Literal["impact", "impact_without_collision", "detachment", "stick_test", "slip_onset", "mode_change"]
 
@@ -91,60 +89,6 @@ class RigidTrajectory:
         """Kinetic plus potential energy at every sample."""
         potential = np.array([float(system.potential_energy(jnp.asarray(q))) for q in self.q])
         return self.kinetic_energy(system) + potential
-
-
-class SystemSnapshots:
-    """A system's contact data at ``(q, v, t)`` as a :class:`MultiContactState`, from one jitted call."""
-
-    def __init__(self, system: Any):
-        q0, v0 = system.initial_state()
-        self.num_coordinates = int(np.shape(q0)[0])
-        self.num_contacts = int(system.NUM_CONTACTS)
-        self.mu = np.asarray(system.friction_coefficients, dtype=float)
-        self.length_scale = float(system.length_scale)
-        self.initial_state = (np.asarray(q0, dtype=float), np.asarray(v0, dtype=float))
-
-        self._flat = jax.jit(lambda q, v, t: contact_data(system, q, v, t))
-        n, k = self.num_coordinates, self.num_contacts
-        self._splits = np.cumsum([n * n, n, 2 * k * n, 2 * k])
-
-    def arrays(
-        self, q: NDArray[np.float64], v: NDArray[np.float64], t: float
-    ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
-        """``(M (n, n), h (n), W (2k, n) rows n₁, t₁, …, Ẇ v (2k), g_n (k))`` without building a state."""
-        n, k = self.num_coordinates, self.num_contacts
-        flat = np.asarray(self._flat(q, v, t))
-        a, b, c, d = self._splits
-        return flat[:a].reshape(n, n), flat[a:b], flat[b:c].reshape(2 * k, n), flat[c:d], flat[d:]
-
-    def __call__(self, q: ArrayLike, v: ArrayLike, t: float) -> MultiContactState:
-        n, k = self.num_coordinates, self.num_contacts
-        q, v = np.asarray(q, dtype=float), np.asarray(v, dtype=float)
-        M, h, W, rates, gaps = self.arrays(q, v, t)
-        return MultiContactState(
-            mass_matrix=M.reshape(n, n),
-            jacobians=W.reshape(k, 2, n),
-            jacobian_rates=rates.reshape(k, 2),
-            applied_force=h,
-            velocity=v,
-            mu=self.mu,
-            gaps=gaps,
-            length_scale=self.length_scale,
-        )
-
-
-def contact_data(system: Any, q: Any, v: Any, t: Any) -> Any:
-    """``M, h, W, Ẇ v, g_n`` of ``system`` at ``(q, v, t)`` in one flat JAX array (what one jitted call returns;
-    :meth:`SystemSnapshots.arrays` splits it)."""
-    return jnp.concatenate(
-        [
-            system.mass_matrix(q).ravel(),
-            system.forces(q, v, t),
-            system.jacobians(q).ravel(),
-            system.jacobian_rates(q, v).ravel(),
-            system.gaps(q)[:, 0],
-        ]
-    )
 
 
 def check_positive(name: str, value: float) -> float:

@@ -31,7 +31,7 @@ from regcontact.compliant.termination import EVENTS
 from regcontact.contact.friction_laws import FRICTION_LAWS, AbstractFrictionLaw
 from regcontact.contact.normal_laws import NORMAL_LAWS, AbstractJumpingNormalLaw, AbstractNormalLaw
 from regcontact.convergence import DRIFT_TOLERANCE, MIN_TAIL_POINTS, ROUNDOFF_FACTOR, TAIL_DECADES, analyse
-from regcontact.rigid.references import MultiContactReferences, RigidReferences, rigid_references_batch
+from regcontact.rigid.references import ReferenceOptions, RigidReferences, rigid_references_batch
 from regcontact.studies import config as cfg
 from regcontact.studies.compliant_cases import SweepCases, sweep_cases
 from regcontact.studies.grid_dataset import GridAxis
@@ -243,10 +243,7 @@ def _integral_columns(integrals: ArrayLike, ok: bool) -> dict[str, float | None]
     return columns
 
 
-References = RigidReferences | MultiContactReferences
-
-
-def _reference_columns(reference: References, integrals: ArrayLike, ok: bool) -> dict[str, Any]:
+def _reference_columns(reference: RigidReferences, integrals: ArrayLike, ok: bool) -> dict[str, Any]:
     """The reference's columns; a failed run has no distance to it."""
     columns: dict[str, Any] = dict(reference.columns(np.asarray(integrals)))
     if not ok and "distance_to_impulse_velocity" in columns:
@@ -269,7 +266,12 @@ def _trend_steps(listed: list[float]) -> list[float]:
 
 
 def _system_convergence(
-    alpha: np.ndarray, integrals: np.ndarray, reference: References, config: dict[str, Any], rtol: float, atol: float
+    alpha: np.ndarray,
+    integrals: np.ndarray,
+    reference: RigidReferences,
+    config: dict[str, Any],
+    rtol: float,
+    atol: float,
 ) -> dict[str, Any]:
     """Per reference: order, fit, limit, its distance and warnings (:func:`~regcontact.convergence.analyse`)."""
     shape = integrals.shape[1:]
@@ -312,7 +314,7 @@ def _system_convergence(
 
 
 def _convergence(
-    config: dict[str, Any], built: SweepCases, runs: CompliantRun, references: list[References]
+    config: dict[str, Any], built: SweepCases, runs: CompliantRun, references: list[RigidReferences]
 ) -> dict[str, Any]:
     """The ``"convergence"`` entry of ``results.json``: for each α-series of the sweep (the cases that agree on
     every swept key but α; labelled ``"system"`` by those keys) and each rigid reference, how the force
@@ -448,7 +450,8 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
 
     systems = [jtu.tree_map(lambda leaf, j=j: leaf[j], built.systems) for j in range(len(built.system_tables))]
     listed = config["references"]["time_stepping_dt"]
-    references = rigid_references_batch(systems, config["references"], _trend_steps(listed) if listed else ())
+    options = ReferenceOptions(config["references"]["impulse_velocity"], tuple(listed))
+    references = rigid_references_batch(systems, options, _trend_steps(listed) if listed else ())
     devices = sweep_devices()
     runs, timings = sweep(
         cases, settings, chunk_size=config["sweep"]["chunk_size"], progress=progress, devices=devices, progress_bar=True

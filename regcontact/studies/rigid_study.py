@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from regcontact.rigid import (
+    ContactSolutions,
     ContactState,
-    RigidSolutions,
     critical_angle,
     critical_friction,
     force_acceleration,
@@ -94,11 +94,11 @@ def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
 
 def _setup_state(config: dict[str, Any], setup: dict[str, Any]) -> ContactState:
     system = {**config["system"], **{k: v for k, v in setup["system"].items() if v is not None}}
-    return ContactState.from_rod(rod_from_config(system))
+    return ContactState.from_system(rod_from_config(system))
 
 
 def _rows(
-    name: str, formulation: str, dt: float | str, solutions: RigidSolutions, paper: list | None, tolerance: float
+    name: str, formulation: str, dt: float | str, solutions: ContactSolutions, paper: list | None, tolerance: float
 ) -> tuple[list[dict[str, Any]], bool | None]:
     """Rows for one formulation's solutions, each beside the paper's value it matches; and whether all match."""
     unmatched = [np.asarray(p) for p in (paper or [])]
@@ -153,7 +153,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
             rows += new_rows
             if agrees is False:
                 disagreements.append(
-                    f"{name}/{formulation}: computed {solutions.reactions.tolist()}, "
+                    f"{name}/{formulation}: computed {solutions.reactions[:, 0].tolist()}, "
                     f"paper {setup['paper'][formulation]}"
                 )
         references[name] = {
@@ -162,7 +162,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
             "continua": {f: [c.tolist() for c in sol.continua] for f, sol in solved.items() if sol.continua},
         }
         try:
-            convergence = time_stepping_convergence(state, "sticking", config["convergence"]["dt"])
+            convergence = time_stepping_convergence(state, ("T",), config["convergence"]["dt"])
         except LookupError as error:
             summary.append(f"{name}: no δt → 0 convergence measured ({error})")
         else:

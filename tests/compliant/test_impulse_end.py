@@ -35,7 +35,7 @@ def test_it_ends_the_table1_impulse_at_every_alpha_and_converges_like_ln_alpha_o
     rod = PainleveRod()
     runs = _runs(rod)
     assert np.all(np.asarray(runs.ok)) and np.all(np.asarray(runs.termination) == 1)  # impulse_end
-    (sticking,) = [s.reaction for s in impulse_velocity(rod) if s.mode == "sticking"]
+    (sticking,) = [s.reaction for s in impulse_velocity(rod) if s.mode == "T"]
     distance = np.max(np.abs(np.asarray(runs.force_integrals) - sticking), axis=-1)
     # Measured 5.7e-3 … 5.6e-7: a decade per decade of α, up to the logarithm; the one-contact-time window
     # of the Table 1 study falls only by √10 per decade (3.9e-2 … 1.1e-4).

@@ -5,9 +5,9 @@ import csv
 from regcontact.figures import load_figures
 
 RIGID_FIGURES = {
-    "preclik_fig3_impulse_velocity_solutions": {"opening", "sticking"},
-    "preclik_fig4_time_stepping_one_solution": {"sticking"},
-    "preclik_fig5_time_stepping_three_solutions": {"opening", "sliding", "sticking"},
+    "preclik_fig3_impulse_velocity_solutions": {"F", "T"},
+    "preclik_fig4_time_stepping_one_solution": {"T"},
+    "preclik_fig5_time_stepping_three_solutions": {"F", "S-", "T"},
 }
 
 

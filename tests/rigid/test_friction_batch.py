@@ -1,21 +1,32 @@
-"""The batched enumeration of the one-contact law gives :func:`contact_law_solutions`' answers bit for bit, and
-leaves the degenerate problems to it."""
+"""The batched enumeration of the one-contact law (through :class:`LawTable`, as the studies use it) gives the exact
+search's answers (:func:`multi_contact_friction_solutions`) bit for bit, and leaves the degenerate problems to it."""
 
 import numpy as np
 
-from regcontact.rigid.contact_law import contact_law_solutions, contact_law_solutions_batch
+from regcontact.rigid.contact_law import LawTable
 from regcontact.rigid.lcp.friction_batch import friction_solutions_batch
+from regcontact.rigid.lcp.multi_contact_friction import multi_contact_friction_lcp, multi_contact_friction_solutions
+
+
+def problems_of(W, b, mu):
+    return [multi_contact_friction_lcp(W_i, b_i, [mu_i]) for W_i, b_i, mu_i in zip(W, b, mu)]
+
+
+def contact_law_solutions_batch(W, b, mu):
+    """Every law answered by a :class:`LawTable` after one batched solve."""
+    problems, table = problems_of(W, b, mu), LawTable()
+    for problem in problems:
+        table.record(problem)
+    table.solve()
+    return [table(problem) for problem in problems]
 
 
 def assert_same(fast, exact):
-    """Same reactions (to the bit, signs of zeros included), contact rates, modes and continua, in the same order."""
-    (fast_solutions, fast_continua), (exact_solutions, exact_continua) = fast, exact
-    assert [mode for *_, mode in fast_solutions] == [mode for *_, mode in exact_solutions]
-    for (reaction, rate, _), (exact_reaction, exact_rate, _) in zip(fast_solutions, exact_solutions):
-        assert reaction.tobytes() == exact_reaction.tobytes()
-        assert rate.tobytes() == exact_rate.tobytes()
-    assert len(fast_continua) == len(exact_continua)
-    for box, exact_box in zip(fast_continua, exact_continua):
+    """Same reactions (to the bit, signs of zeros included) and continua, in the same order."""
+    assert fast.reactions.shape == exact.reactions.shape
+    assert fast.reactions.tobytes() == exact.reactions.tobytes()
+    assert len(fast.continua) == len(exact.continua)
+    for box, exact_box in zip(fast.continua, exact.continua):
         assert box.tobytes() == exact_box.tobytes()
 
 
@@ -36,7 +47,7 @@ def test_batch_equals_one_at_a_time_on_random_laws():
     on_fast_path = sum(found is not None for found in friction_solutions_batch(W, b, mu))
     assert on_fast_path >= 140  # the point of the batch: random problems are clear-cut
     for i in range(len(mu)):
-        assert_same(fast[i], contact_law_solutions(W[i], b[i], float(mu[i])))
+        assert_same(fast[i], multi_contact_friction_solutions(multi_contact_friction_lcp(W[i], b[i], [mu[i]])))
 
 
 def degenerate_laws():
@@ -57,14 +68,12 @@ def test_degenerate_laws_fall_back_and_still_agree():
     W, b, mu = (np.array(column) for column in zip(*laws))
     assert all(found is None for found in friction_solutions_batch(W, b, mu))
     for (W_i, b_i, mu_i), fast in zip(laws, contact_law_solutions_batch(W, b, mu)):
-        assert_same(fast, contact_law_solutions(W_i, b_i, mu_i))
+        assert_same(fast, multi_contact_friction_solutions(multi_contact_friction_lcp(W_i, b_i, [mu_i])))
 
 
 def test_units_do_not_change_the_path():
     """A law in other units (``W`` by 1e-12, ``b`` by 1e6) is as clear-cut, and the reactions scale exactly."""
     W, b, mu = random_laws(20, seed=5)
     rescaled = contact_law_solutions_batch(W * 2.0**-40, b * 2.0**20, mu)
-    for (solutions, _), (plain, _) in zip(rescaled, contact_law_solutions_batch(W, b, mu)):
-        for (reaction, _, mode), (plain_reaction, _, plain_mode) in zip(solutions, plain):
-            assert mode == plain_mode
-            np.testing.assert_array_equal(reaction, plain_reaction * 2.0**60)
+    for solutions, plain in zip(rescaled, contact_law_solutions_batch(W, b, mu)):
+        np.testing.assert_array_equal(solutions.reactions, plain.reactions * 2.0**60)

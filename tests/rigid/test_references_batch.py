@@ -1,5 +1,5 @@
-"""``rigid_references_batch`` gives ``rigid_references``' answers bit for bit: the rods' states from one jitted call,
-their contact laws from the batched enumeration, every other system one at a time."""
+"""``rigid_references_batch`` gives ``rigid_references``' answers bit for bit: the states of each class of systems from
+one jitted call, the one-contact laws from the batched enumeration, the others one at a time."""
 
 import json
 
@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 
 from regcontact.rigid import torque_threshold
-from regcontact.rigid.references import rigid_references, rigid_references_batch
-from regcontact.rigid.state import ContactState, rod_contact_states
+from regcontact.rigid.references import ReferenceOptions, rigid_references, rigid_references_batch
+from regcontact.rigid.state import ContactState, initial_contact_states
 from regcontact.systems.reduced_contact import ReducedSingleContact
 from regcontact.systems.rod import PainleveRod
 from regcontact.systems.two_point_rod import TwoPointRod
 
-OPTIONS = {"impulse_velocity": True, "time_stepping_dt": [0.01, 1e-4]}
+OPTIONS = ReferenceOptions(impulse_velocity=True, time_steps=(0.01, 1e-4))
 
 
 def map_rods(size):
@@ -60,25 +60,34 @@ def assert_same(fast, exact):
     assert type(fast) is type(exact)
     assert json.dumps(fast.as_json()) == json.dumps(exact.as_json())
     assert fast.impulse_rule == exact.impulse_rule
-    assert fast.impulse_mode == exact.impulse_mode
+    assert fast.impulse_modes == exact.impulse_modes
     assert (fast.impulse is None) == (exact.impulse is None)
     if exact.impulse is not None:
         assert fast.impulse.tobytes() == exact.impulse.tobytes()
         integrals = np.full(exact.impulse.shape, 0.3)
         assert fast.columns(integrals) == exact.columns(integrals)
-    for dt in OPTIONS["time_stepping_dt"]:
+    for dt in OPTIONS.time_steps:
         (fast_step, fast_rule), (step, rule) = fast.time_stepping_impulse(dt), exact.time_stepping_impulse(dt)
         assert fast_rule == rule
         assert (fast_step is None and step is None) or fast_step.tobytes() == step.tobytes()
 
 
-def test_rod_states_equal_the_eager_ones():
-    rods = map_rods(6) + paper_rods() + random_rods(30, seed=2)
-    for rod, state in zip(rods, rod_contact_states(rods)):
-        eager = ContactState.from_rod(rod)
-        for name in ("mass_matrix", "jacobian", "jacobian_rate", "applied_force", "velocity"):
+def other_systems():
+    return [
+        TwoPointRod(gravity=10.0, mu=0.5, vy0=-1.0, vx0=0.2),
+        *paper_rods()[:2],
+        ReducedSingleContact(a=0.0, b=-1.0, A=1.0, B=0.3, C=1.0, mu=0.5, slip0=-1.0),
+        TwoPointRod(gravity=10.0, mu=0.3, vx0=1.0),
+    ]
+
+
+def test_batched_states_equal_the_eager_ones():
+    systems = map_rods(6) + paper_rods() + random_rods(30, seed=2) + other_systems()
+    for system, state in zip(systems, initial_contact_states(systems), strict=True):
+        eager = ContactState.from_system(system)
+        for name in ("mass_matrix", "jacobians", "jacobian_rates", "applied_force", "velocity", "mu", "gaps"):
             assert getattr(state, name).tobytes() == getattr(eager, name).tobytes(), name
-        assert (state.mu, state.gap, state.length_scale) == (eager.mu, eager.gap, eager.length_scale)
+        assert state.length_scale == eager.length_scale
 
 
 @pytest.mark.parametrize(
@@ -88,26 +97,20 @@ def test_rod_states_equal_the_eager_ones():
 )
 def test_batch_equals_one_at_a_time(systems):
     for fast, system in zip(rigid_references_batch(systems, OPTIONS), systems):
-        assert_same(fast, rigid_references(system, OPTIONS))
+        assert_same(fast, rigid_references(system, impulse_velocity=True, time_steps=OPTIONS.time_steps))
 
 
-def test_other_systems_go_through_the_multi_contact_path_in_place():
-    """Two-point rods and a reduced system among rods: each keeps its place and its k-contact references."""
-    systems = [
-        TwoPointRod(gravity=10.0, mu=0.5, vy0=-1.0, vx0=0.2),
-        *paper_rods()[:2],
-        ReducedSingleContact(a=0.0, b=-1.0, A=1.0, B=0.3, C=1.0, mu=0.5, slip0=-1.0),
-        TwoPointRod(gravity=10.0, mu=0.3, vx0=1.0),
-    ]
-    for fast, system in zip(rigid_references_batch(systems, OPTIONS), systems):
-        assert_same(fast, rigid_references(system, OPTIONS))
+def test_other_systems_keep_their_place():
+    """Two-point rods and a reduced system among rods: each keeps its place and its references."""
+    systems = other_systems()
+    for fast, system in zip(rigid_references_batch(systems, OPTIONS), systems, strict=True):
+        assert_same(fast, rigid_references(system, impulse_velocity=True, time_steps=OPTIONS.time_steps))
 
 
 def test_switching_the_impulse_velocity_reference_off():
-    options = {"impulse_velocity": False}
     rods = paper_rods()
-    for fast, rod in zip(rigid_references_batch(rods, options), rods):
-        exact = rigid_references(rod, options)
+    for fast, rod in zip(rigid_references_batch(rods, ReferenceOptions(impulse_velocity=False)), rods):
+        exact = rigid_references(rod, impulse_velocity=False)
         assert fast.impulse is None and fast.impulse_velocity is None
         assert json.dumps(fast.as_json()) == json.dumps(exact.as_json())
 
@@ -115,9 +118,8 @@ def test_switching_the_impulse_velocity_reference_off():
 def test_time_steps_solved_ahead_give_the_same_time_stepping_impulses():
     rods = [PainleveRod(mu=mu, phi0=phi) for mu in (1.0, 1.5, 2.0) for phi in (0.6, 1.0471975511965976)]
     steps = [1e-2, 1e-3, 1e-4, 1e-5]
-    options = {"impulse_velocity": True, "time_stepping_dt": [1e-2]}
-    ahead = rigid_references_batch(rods, options, further_steps=steps)
-    lazy = [rigid_references(rod, options) for rod in rods]
+    ahead = rigid_references_batch(rods, ReferenceOptions(time_steps=(1e-2,)), further_steps=steps)
+    lazy = [rigid_references(rod, time_steps=[1e-2]) for rod in rods]
     for early, late in zip(ahead, lazy):
         assert sorted(early.further_steps) == [1e-5, 1e-4, 1e-3]  # 1e-2 is listed, so not solved again
         assert early.as_json() == late.as_json()  # the steps solved ahead are not reported

@@ -1,6 +1,6 @@
-"""Rigid formulations for k contacts (regcontact.rigid.multi_contact, regcontact.rigid.lcp.multi_contact_friction).
+"""Rigid formulations for k contacts (regcontact.rigid, regcontact.rigid.lcp.multi_contact_friction).
 
-(a) For k = 1 every formulation returns exactly (to the bit) the one-contact code's solutions and modes.
+(a) For k = 1 every formulation solves the one-contact LCP and returns its reactions to the bit.
 (b) Two contacts solved by hand: a rod lying flat with both ends on the ground, and a tilted rod with one end up.
 (c) The k-contact LCP matrix is copositive for a positive semi-definite Delassus matrix.
 (d) A mass scaled by 1e±10 gives scaled reactions, the same modes and the same number of solutions.
@@ -13,12 +13,8 @@ from hypothesis import given, settings, strategies as st
 from regcontact import PainleveRod
 from regcontact.rigid import (
     ContactState,
-    MultiContactState,
     force_acceleration,
     impulse_velocity,
-    multi_contact_force_acceleration,
-    multi_contact_impulse_velocity,
-    multi_contact_time_stepping,
     time_stepping,
     torque_threshold,
 )
@@ -49,7 +45,7 @@ def rod_ends(mass=1.0, length=2.0, gravity=1.0, mu=0.5, phi=0.0, lift=0.0, v=(0.
     s, c, omega = np.sin(phi), np.cos(phi), v[2]
     jacobians = [[[0, 1, -h * c], [1, 0, h * s]], [[0, 1, h * c], [1, 0, -h * s]]]
     rate = np.array([h * s * omega**2, h * c * omega**2])
-    return MultiContactState(
+    return ContactState(
         mass_matrix=np.diag([mass, mass, inertia]),
         jacobians=jacobians,
         jacobian_rates=[rate, -rate],
@@ -61,50 +57,31 @@ def rod_ends(mass=1.0, length=2.0, gravity=1.0, mu=0.5, phi=0.0, lift=0.0, v=(0.
     )
 
 
-# -- (a) k = 1 is the one-contact code ---------------------------------------------------------------------
+# -- (a) k = 1 is the one-contact law ----------------------------------------------------------------------
 
 
-def label(mode, slip):
-    """The k-contact label of a one-contact mode (the sign of the slip says which way a sliding contact goes)."""
-    return {"opening": "F", "sticking": "T"}.get(mode, "S+" if slip > 0 else "S-")
-
-
-def assert_same_as_one_contact(multi, single, slips):
-    """Same number of solutions, same reactions and rates to the bit, same modes."""
-    assert len(multi) == len(single)
-    assert len(multi.continua) == len(single.continua)
-    for got, expected, slip in zip(multi, single, slips):
-        np.testing.assert_array_equal(got.reactions[0], expected.reaction)
-        np.testing.assert_array_equal(got.contact_rates[0], expected.contact_rate)
-        assert got.modes == (label(expected.mode, slip),)
-        for name in ("velocity", "acceleration"):
-            if getattr(expected, name) is not None:
-                np.testing.assert_array_equal(getattr(got, name), getattr(expected, name))
+def one_contact_reactions(W, b, mu):
+    """The reactions of the one-contact LCP (``regcontact.rigid.lcp.friction``) for ``u = W λ + b``."""
+    return friction_solutions(friction_lcp(W, b, mu)).reactions
 
 
 def compare_k1(state: ContactState, dt: float = DT):
-    """Every formulation of the k = 1 state against the one-contact code.
-
-    Where the one-contact force-acceleration problem refuses a state, the k-contact one must too, except for an
-    open contact that approaches the ground: Eq. 2.1 leaves it out of I_S, so it carries no force ("F").
-    """
-    multi = MultiContactState.from_contact_state(state)
-    try:
-        single = force_acceleration(state)
-    except ValueError:
-        if multi.index_sets().closed:
-            with pytest.raises(ValueError, match="impulse_velocity"):
-                multi_contact_force_acceleration(multi)
-        else:
-            assert multi_contact_force_acceleration(multi).modes == (("F",),)
-    else:
-        slip = state.contact_velocity[1]
-        slips = [slip if abs(slip) > 1e-9 * state.velocity_scale else s.contact_rate[1] for s in single]
-        assert_same_as_one_contact(multi_contact_force_acceleration(multi), single, slips)
-    single = impulse_velocity(state)
-    assert_same_as_one_contact(multi_contact_impulse_velocity(multi), single, [s.contact_rate[1] for s in single])
-    single = time_stepping(state, dt)
-    assert_same_as_one_contact(multi_contact_time_stepping(multi, dt), single, [s.contact_rate[1] for s in single])
+    """At k = 1 every formulation solves the one-contact LCP and returns its reactions, to the bit and in its
+    order: impulse-velocity on ``(W, ġ)`` for a closed contact, the step on ``(W, W v_free + (g_n/δt, 0))``,
+    force-acceleration at rest on ``(W, g̈_free)``. An open contact that approaches carries no force ("F")."""
+    W, mu = state.delassus, state.mu[0]
+    sets = state.index_sets()
+    if sets.closed:
+        expected = one_contact_reactions(W, state.contact_velocity[0], mu)
+        np.testing.assert_array_equal(impulse_velocity(state).reactions[:, 0], expected)
+    free_velocity = state.velocity + dt * np.linalg.solve(state.mass_matrix, state.applied_force)
+    b = state.jacobian_matrix @ free_velocity + np.array([state.gaps[0] / dt, 0.0])
+    np.testing.assert_array_equal(time_stepping(state, dt).reactions[:, 0], one_contact_reactions(W, b, mu))
+    if sets.tangential_rest:
+        expected = one_contact_reactions(W, state.free_acceleration[0], mu)
+        np.testing.assert_array_equal(force_acceleration(state).reactions[:, 0], expected)
+    elif not sets.closed:
+        assert force_acceleration(state).modes == (("F",),)
 
 
 def paper_rod(torque: bool) -> PainleveRod:
@@ -113,26 +90,15 @@ def paper_rod(torque: bool) -> PainleveRod:
     return PainleveRod(mass=1.0, length=2.0, gravity=1.0, mu=1.5, phi0=PHI, vx0=-1.0, torque=tau)
 
 
-def test_k1_state_is_the_one_contact_state():
-    state = ContactState.from_rod(paper_rod(torque=True))
-    multi = MultiContactState.from_rod(paper_rod(torque=True))
-    assert multi.num_contacts == 1
-    np.testing.assert_array_equal(multi.delassus, state.delassus)
-    np.testing.assert_array_equal(multi.free_acceleration[0], state.free_acceleration)
-    np.testing.assert_array_equal(multi.contact_velocity[0], state.contact_velocity)
-    assert (multi.gap_scale, multi.velocity_scale) == (state.gap_scale, state.velocity_scale)
-
-
 @pytest.mark.parametrize("torque", [False, True], ids=["sec2.1", "sec2.2"])
 def test_k1_paper_rods_give_the_one_contact_solutions(torque):
-    state = ContactState.from_rod(paper_rod(torque))
+    state = ContactState.from_system(paper_rod(torque))
     compare_k1(state)
-    multi = MultiContactState.from_contact_state(state)
-    assert len(multi_contact_force_acceleration(multi)) == (2 if torque else 0)
-    assert multi_contact_impulse_velocity(multi).modes == (("T",), ("F",))
-    assert len(multi_contact_time_stepping(multi, DT)) == (3 if torque else 1)
+    assert len(force_acceleration(state)) == (2 if torque else 0)
+    assert impulse_velocity(state).modes == (("T",), ("F",))
+    assert len(time_stepping(state, DT)) == (3 if torque else 1)
     if torque:  # Sec. 2.2: the dynamic solution slides to the left (ġ_t = −1 < 0): "S-", λ_t = +μ λ_n.
-        assert multi_contact_force_acceleration(multi).with_modes("S-").reactions[0, 1] > 0
+        assert force_acceleration(state).with_modes("S-").reactions[0, 1] > 0
 
 
 def test_k1_lifted_separating_and_resting_rods_give_the_one_contact_solutions():
@@ -140,7 +106,7 @@ def test_k1_lifted_separating_and_resting_rods_give_the_one_contact_solutions():
     q0, v0 = map(np.asarray, rod.initial_state())
     lifted, up, down = q0 + [0, 0.1, 0], v0 + [0, 0.5, 0], v0 + [0, -0.5, 0]
     for q, v in [(lifted, v0), (lifted, down), (q0, up), (q0, down), (q0, np.zeros(3))]:
-        compare_k1(ContactState.from_rod(rod, q=q, v=v))
+        compare_k1(ContactState.from_system(rod, q=q, v=v))
 
 
 numbers = lambda low, high: st.floats(low, high).filter(lambda x: x == 0 or abs(x) >= 1e-8)  # noqa: E731
@@ -159,7 +125,7 @@ rods = st.builds(
 @settings(max_examples=40, deadline=None)
 @given(rods, numbers(1e-4, 1e-1))
 def test_k1_random_rods_give_the_one_contact_solutions(rod, dt):
-    compare_k1(ContactState.from_rod(rod), dt)
+    compare_k1(ContactState.from_system(rod), dt)
 
 
 eighths = st.integers(2, 40).map(lambda k: k / 8)
@@ -218,11 +184,11 @@ def test_flat_rod_at_rest_carries_half_its_weight_at_each_end():
     indeterminate: a continuum (the tangential block of G, (1/m)[[1, 1], [1, 1]], is singular).
     """
     m, g, mu = 3.0, 2.0, 0.5
-    (solution,) = multi_contact_force_acceleration(rod_ends(mass=m, gravity=g, mu=0.0))
+    (solution,) = force_acceleration(rod_ends(mass=m, gravity=g, mu=0.0))
     assert solution.modes == ("T", "T")
     np.testing.assert_allclose(solution.reactions, [[m * g / 2, 0.0], [m * g / 2, 0.0]], rtol=1e-14, atol=1e-14)
     np.testing.assert_allclose(solution.acceleration, 0.0, atol=1e-14)
-    solutions = multi_contact_force_acceleration(rod_ends(mass=m, gravity=g, mu=mu))
+    solutions = force_acceleration(rod_ends(mass=m, gravity=g, mu=mu))
     assert solutions.index_sets.tangential_rest == (0, 1)
     assert_indeterminate_friction(solutions, m * g / 2, mu)
 
@@ -239,7 +205,7 @@ def test_flat_rod_sliding_carries_half_its_weight_and_friction_opposes_the_slip(
     m, g, mu = 2.0, 1.0, 0.4
     state = rod_ends(mass=m, gravity=g, mu=mu, v=(vx, 0.0, 0.0))
     assert state.index_sets().sliding == (0, 1)
-    (solution,) = multi_contact_force_acceleration(state)
+    (solution,) = force_acceleration(state)
     sign = np.sign(vx)
     assert solution.modes == (("S+", "S+") if vx > 0 else ("S-", "S-"))
     np.testing.assert_allclose(solution.reactions, [[m * g / 2, -sign * mu * m * g / 2]] * 2, rtol=1e-14)
@@ -256,7 +222,7 @@ def test_flat_rod_under_a_torque_lifts_an_end_beyond_m_g_h():
     """
     m, g, h = 1.0, 1.0, 1.0
     for tau in (0.6, 1.5):
-        (solution,) = multi_contact_force_acceleration(rod_ends(mass=m, gravity=g, length=2 * h, mu=0.0, torque=tau))
+        (solution,) = force_acceleration(rod_ends(mass=m, gravity=g, length=2 * h, mu=0.0, torque=tau))
         if tau <= m * g * h:
             expected, modes = [m * g / 2 + tau / (2 * h), m * g / 2 - tau / (2 * h)], ("T", "T")
         else:
@@ -281,14 +247,12 @@ def test_flat_rod_dropped_gets_equal_normal_impulses(restitution):
     """
     m, V, mu = 2.0, 3.0, 0.25
     lam_n = (1 + restitution) * m * V / 2
-    (solution,) = multi_contact_impulse_velocity(rod_ends(mass=m, mu=0.0, v=(0.0, -V, 0.0)), restitution)
+    (solution,) = impulse_velocity(rod_ends(mass=m, mu=0.0, v=(0.0, -V, 0.0)), restitution)
     np.testing.assert_allclose(solution.reactions, [[lam_n, 0.0]] * 2, rtol=1e-14, atol=1e-14)
     np.testing.assert_allclose(solution.velocity, [0.0, restitution * V, 0.0], atol=1e-14)
-    assert_indeterminate_friction(
-        multi_contact_impulse_velocity(rod_ends(mass=m, mu=mu, v=(0.0, -V, 0.0)), restitution), lam_n, mu
-    )
+    assert_indeterminate_friction(impulse_velocity(rod_ends(mass=m, mu=mu, v=(0.0, -V, 0.0)), restitution), lam_n, mu)
     vx = 2.0
-    (solution,) = multi_contact_impulse_velocity(rod_ends(mass=m, mu=mu, v=(vx, -V, 0.0)), restitution)
+    (solution,) = impulse_velocity(rod_ends(mass=m, mu=mu, v=(vx, -V, 0.0)), restitution)
     assert solution.modes == ("S+", "S+")
     np.testing.assert_allclose(solution.reactions, [[lam_n, -mu * lam_n]] * 2, rtol=1e-14)
     np.testing.assert_allclose(
@@ -296,19 +260,17 @@ def test_flat_rod_dropped_gets_equal_normal_impulses(restitution):
     )
     # Impulses do not move positions: a force-acceleration problem does not exist for an impact.
     with pytest.raises(ValueError, match="impulse_velocity"):
-        multi_contact_force_acceleration(rod_ends(v=(0.0, -V, 0.0)))
+        force_acceleration(rod_ends(v=(0.0, -V, 0.0)))
 
 
 def test_flat_rod_time_step_carries_half_its_weight():
     """One step from rest: u_n = g_n/δt + ġ_n' = δt (G_nn λ̃_n − g) ≥ 0 ⊥ λ̃_n, so δt λ̃_n = δt m g/2 at each end
     (μ = 0; for μ > 0 the tangential split is the resting rod's continuum, times δt)."""
     m, g = 1.5, 2.0
-    (solution,) = multi_contact_time_stepping(rod_ends(mass=m, gravity=g, mu=0.0), DT)
+    (solution,) = time_stepping(rod_ends(mass=m, gravity=g, mu=0.0), DT)
     np.testing.assert_allclose(solution.reactions, [[DT * m * g / 2, 0.0]] * 2, rtol=1e-14, atol=1e-16)
     np.testing.assert_allclose(solution.velocity, 0.0, atol=1e-15)
-    assert_indeterminate_friction(
-        multi_contact_time_stepping(rod_ends(mass=m, gravity=g, mu=0.3), DT), DT * m * g / 2, 0.3
-    )
+    assert_indeterminate_friction(time_stepping(rod_ends(mass=m, gravity=g, mu=0.3), DT), DT * m * g / 2, 0.3)
 
 
 @pytest.mark.parametrize("torque", [False, True], ids=["sec2.1", "sec2.2"])
@@ -319,24 +281,24 @@ def test_tilted_rod_with_one_end_up_is_the_painleve_rod(torque):
     tau = torque_threshold(PHI) - 1.0 if torque else 0.0
     state = rod_ends(mu=1.5, phi=PHI, v=(-1.0, 0.0, 0.0), torque=tau)
     assert state.index_sets().closed == (0,)
-    single = ContactState.from_rod(paper_rod(torque))
+    single = ContactState.from_system(paper_rod(torque))
     pairs = [
-        (multi_contact_force_acceleration(state), force_acceleration(single)),
-        (multi_contact_impulse_velocity(state), impulse_velocity(single)),
-        (multi_contact_time_stepping(state, DT), time_stepping(single, DT)),
+        (force_acceleration(state), force_acceleration(single)),
+        (impulse_velocity(state), impulse_velocity(single)),
+        (time_stepping(state, DT), time_stepping(single, DT)),
     ]
     for multi, one in pairs:
         assert len(multi) == len(one)
         for got, expected in zip(multi, one):
             np.testing.assert_allclose(got.reactions[0], expected.reaction, rtol=1e-13, atol=1e-15)
             np.testing.assert_array_equal(got.reactions[1], 0.0)
-            assert got.modes[1] == "F" and got.modes[0] == label(expected.mode, -1.0)
+            assert got.modes[1] == "F" and got.modes[0] == expected.mode
 
 
 def test_index_sets_follow_equation_2_1():
     # End 1 down and slipping, end 2 a millionth of the length up: I_S = I_N = {0}, I_H = {}.
     state = rod_ends(phi=0.0, v=(0.3, 0.0, 0.0))
-    lifted = MultiContactState(
+    lifted = ContactState(
         state.mass_matrix,
         state.jacobians,
         state.jacobian_rates,
@@ -350,22 +312,22 @@ def test_index_sets_follow_equation_2_1():
     assert (sets.all_contacts, sets.closed, sets.normal_rest, sets.tangential_rest) == ((0, 1), (0,), (0,), ())
     assert sets.sliding == (0,)
     # ...while a gap of 1e-12 of the length counts as closed (relative tolerance 1e-9).
-    assert MultiContactState(**{**lifted.__dict__, "gaps": np.array([0.0, 2e-12])}).index_sets().closed == (0, 1)
+    assert ContactState(**{**lifted.__dict__, "gaps": np.array([0.0, 2e-12])}).index_sets().closed == (0, 1)
     # Separating at end 2 (rotating about end 1): closed but not in I_N, so no force there.
     rocking = rod_ends(phi=0.0, v=(0.0, 0.5, 0.5))
     sets = rocking.index_sets()
     assert sets.closed == (0, 1) and sets.normal_rest == (0,)
-    assert all(s.modes[1] == "F" for s in multi_contact_force_acceleration(rocking))
+    assert all(s.modes[1] == "F" for s in force_acceleration(rocking))
 
 
 def test_penetration_and_too_many_contacts_are_refused():
     state = rod_ends()
-    sunk = MultiContactState(**{**state.__dict__, "gaps": np.array([0.0, -1e-3])})
+    sunk = ContactState(**{**state.__dict__, "gaps": np.array([0.0, -1e-3])})
     with pytest.raises(ValueError, match="g_n"):
-        multi_contact_impulse_velocity(sunk)
+        impulse_velocity(sunk)
     with pytest.raises(ValueError, match="g_n"):
-        multi_contact_force_acceleration(sunk)
-    five = MultiContactState(
+        force_acceleration(sunk)
+    five = ContactState(
         np.eye(3),
         np.tile(state.jacobians[:1], (5, 1, 1)),
         np.zeros((5, 2)),
@@ -376,13 +338,13 @@ def test_penetration_and_too_many_contacts_are_refused():
         1.0,
     )
     with pytest.raises(ValueError, match="max_size"):
-        multi_contact_time_stepping(five, DT)
+        time_stepping(five, DT)
 
 
 def test_from_system_reads_the_two_point_rod():
     two_point_rod = pytest.importorskip("regcontact.systems.two_point_rod")
     rod = two_point_rod.TwoPointRod(mass=2.0, length=3.0, mu=0.7, phi0=0.4, height=0.1, vx0=0.3, vy0=-0.2, omega0=0.9)
-    state = MultiContactState.from_system(rod)
+    state = ContactState.from_system(rod)
     q, v = map(np.asarray, rod.initial_state())
     by_hand = rod_ends(mass=2.0, length=3.0, mu=0.7, phi=0.4, lift=0.1, v=tuple(v))
     for name in ("mass_matrix", "jacobians", "jacobian_rates", "applied_force", "velocity", "mu", "gaps"):
@@ -417,7 +379,7 @@ def satisfies_law(reactions, rates, mu, tol=1e-9):
 def test_two_contact_solutions_obey_the_law_and_contain_lemkes(phi, vx, vy, omega, mu, lift, torque):
     # A rod with both ends as contacts, end 1 `lift` above the ground (possibly closed, possibly both open).
     state = rod_ends(mu=mu, phi=phi, lift=lift, v=(vx, vy, omega), torque=torque)
-    impulses, step = multi_contact_impulse_velocity(state), multi_contact_time_stepping(state, DT)
+    impulses, step = impulse_velocity(state), time_stepping(state, DT)
     closed = list(impulses.index_sets.closed)  # the impact law acts on I_S, the time step on every contact
     for solutions, contacts in ((impulses, closed), (step, list(range(2)))):
         assert len(solutions) >= 1 or not solutions.isolated
@@ -483,9 +445,9 @@ SCALED_CASES = {
     "flat step": (dict(mu=0.3, v=(0.5, -1.0, 0.2)), "time_stepping"),
 }
 SOLVERS = {
-    "force_acceleration": multi_contact_force_acceleration,
-    "impulse_velocity": multi_contact_impulse_velocity,
-    "time_stepping": lambda state: multi_contact_time_stepping(state, DT),
+    "force_acceleration": force_acceleration,
+    "impulse_velocity": impulse_velocity,
+    "time_stepping": lambda state: time_stepping(state, DT),
 }
 
 

@@ -1,23 +1,20 @@
 """The reference impulse for k contacts (``regcontact.rigid.references``): Painlevé's rule read for several
-contacts, against hand-computed impulses, and the one-contact rod unchanged."""
+contacts, against hand-computed impulses, and the one-contact rod as k = 1."""
 
 import numpy as np
 import pytest
 
 from regcontact.rigid import (
     ContactState,
-    MultiContactState,
     force_acceleration,
     impulse_velocity,
     time_stepping,
 )
 from regcontact.rigid.references import (
-    MultiContactReferences,
     RigidReferences,
     rigid_references,
     select_impulse,
 )
-from regcontact.rigid.time_stepping import time_stepping as one_contact_time_stepping
 from regcontact.systems.rod import PainleveRod
 from regcontact.systems.two_point_rod import TwoPointRod
 
@@ -30,11 +27,11 @@ def test_the_rod_dropped_flat_gets_equal_impulses_per_end():
     confirms the slip. No force-acceleration problem (a closed contact approaches): an impulse is needed."""
     m, V, Vx, mu = 1.5, 2.0, 3.0, 0.5
     rod = TwoPointRod(mass=m, gravity=10.0, mu=mu, vy0=-V, vx0=Vx)
-    references = rigid_references(rod, {"time_stepping_dt": [0.01]})
-    assert isinstance(references, MultiContactReferences)
+    references = rigid_references(rod, time_steps=[0.01])
+    assert isinstance(references, RigidReferences)
     end = [m * V / 2, -mu * m * V / 2]  # (1.5, −0.75)
     np.testing.assert_allclose(references.impulse, [end, end], rtol=1e-14)
-    assert references.impulse_mode == ("S+", "S+")
+    assert references.impulse_modes == ("S+", "S+")
     assert references.impulse_rule.startswith("an impact")
     assert "force_acceleration" in references.not_applicable
     # δt·λ̃ adds half the weight's impulse per end: Λ + δt (m g / 2)(1, −μ)
@@ -58,8 +55,8 @@ def test_a_statically_indeterminate_impact_chooses_none():
     """Dropped flat with V_x < μ V: both ends stick, Λ_n = m V / 2 each, but only Λ_t1 + Λ_t2 = −m V_x is fixed
     (a continuum, Λ_t,i ∈ [−μ m V/2, −m V_x + μ m V/2]): none is chosen, and the rule says which parts are fixed."""
     rod = TwoPointRod(gravity=10.0, mu=0.5, vy0=-1.0, vx0=0.2)
-    references = rigid_references(rod, {})
-    assert references.impulse is None and references.impulse_mode is None
+    references = rigid_references(rod)
+    assert references.impulse is None and references.impulse_modes is None
     assert "continuum" in references.impulse_rule and "none chosen" in references.impulse_rule
     assert "Λ_n,1 = 0.5, Λ_n,2 = 0.5 fixed" in references.impulse_rule
     assert "Λ_t,1 in [-0.25, 0.05]" in references.impulse_rule
@@ -71,7 +68,7 @@ def _stool(v):
     """A body with two legs at (∓1, −2) below its centre (m = 1, I = 1/4, μ = 1 at both feet), both feet on
     the ground: ġ_n,i = v_y ∓ ω, ġ_t,i = v_x + 2 ω."""
     W = np.array([[[0.0, 1.0, x], [1.0, 0.0, 2.0]] for x in (-1.0, 1.0)])
-    return MultiContactState(
+    return ContactState(
         mass_matrix=np.diag([1.0, 1.0, 0.25]),
         jacobians=W,
         jacobian_rates=np.zeros((2, 2)),
@@ -87,7 +84,7 @@ def test_several_impulsive_solutions_choose_none():
     """The stool landing on its left foot while rotating (v = (1, −0.2, 1): ġ_n = (−1.2, 0.8), ġ_t = 3 at both):
     the frictional impact has three solutions, each checked by hand below; none is chosen."""
     state = _stool([1.0, -0.2, 1.0])
-    references = rigid_references(state, {"time_stepping_dt": [0.01]})
+    references = rigid_references(state, time_steps=[0.01])
     solutions = references.impulse_velocity
     assert sorted(solutions.modes) == [("F", "S+"), ("F", "T"), ("S+", "S+")]
     for solution in solutions:  # the law by hand: ġ⁺ = ġ + W M⁻¹ Wᵀ Λ
@@ -105,45 +102,33 @@ def test_several_impulsive_solutions_choose_none():
 
 def test_painleves_principle_for_k_contacts():
     """The flat rod sliding on both ends: the force problem has a solution, so Λ = 0 (both free)."""
-    references = rigid_references(TwoPointRod(gravity=10.0, mu=0.3, vx0=1.0), {})
+    references = rigid_references(TwoPointRod(gravity=10.0, mu=0.3, vx0=1.0))
     np.testing.assert_array_equal(references.impulse, np.zeros((2, 2)))
-    assert references.impulse_mode == ("F", "F")
+    assert references.impulse_modes == ("F", "F")
     assert references.impulse_rule.startswith("force-acceleration problem solvable")
 
 
-@pytest.mark.parametrize("rod", [PainleveRod(), SEC_2_2, PainleveRod(phi0=1.0, mu=2.0)])
-def test_one_contact_rule_is_the_k_contact_rule_at_k_1(rod):
-    """The rod's references (one-contact code, unchanged) and the k-contact rule on the same state as k = 1
-    choose the same impulse, bit for bit, and the same time-stepping solution."""
-    one = rigid_references(rod, {"time_stepping_dt": [0.01, 1e-4]})
-    assert isinstance(one, RigidReferences)
-    state = MultiContactState.from_rod(rod)
-    k = rigid_references(state, {"time_stepping_dt": [0.01, 1e-4]})
-    np.testing.assert_array_equal(k.impulse.reshape(2), one.impulse)
-    for dt in (0.01, 1e-4):
-        np.testing.assert_array_equal(k.time_stepping_impulse(dt)[0].reshape(2), one.time_stepping_impulse(dt)[0])
-
-
-def test_the_rods_references_are_the_one_contact_formulations():
-    """Table 1's references: the one-contact formulations' solutions and the rule's choice, in today's form."""
+def test_the_rods_references_are_the_formulations_at_k_1():
+    """Table 1's references: the formulations' solutions and the rule's choice."""
     rod = PainleveRod()
-    state = ContactState.from_rod(rod)
-    references = rigid_references(rod, {"impulse_velocity": True, "time_stepping_dt": [0.01]})
+    state = ContactState.from_system(rod)
+    references = rigid_references(rod, impulse_velocity=True, time_steps=[0.01])
     impulses, forces = impulse_velocity(state), force_acceleration(state)
     chosen, rule = select_impulse(impulses, forces)
     assert references.as_json() == {
-        "force_acceleration_solutions": forces.as_json(),
         "impulse_velocity": chosen.tolist(),
         "impulse_velocity_rule": rule,
+        "force_acceleration_solutions": forces.as_json(),
         "impulse_velocity_solutions": impulses.as_json(),
         "time_stepping": {"0.01": time_stepping(state, 0.01).as_json()},
     }
-    assert references.impulse_mode == "sticking"
-    sec_2_2 = rigid_references(SEC_2_2, {"time_stepping_dt": [0.01]})
-    # three time-stepping solutions; the reference is the one with Λ = 0's mode, opening
-    assert len(one_contact_time_stepping(ContactState.from_rod(SEC_2_2), 0.01)) == 3
+    assert references.impulse_modes == ("T",)
+    assert rule == "force-acceleration problem unsolvable: the one impulsive solution (T)"
+    sec_2_2 = rigid_references(SEC_2_2, time_steps=[0.01])
+    # three time-stepping solutions; the reference is the one with Λ = 0's mode, F
+    assert len(time_stepping(ContactState.from_system(SEC_2_2), 0.01)) == 3
     step, rule = sec_2_2.time_stepping_impulse(0.01)
-    assert sec_2_2.impulse_mode == "opening" and rule.endswith("the one with the impulse's mode(s)")
+    assert sec_2_2.impulse_modes == ("F",) and rule.endswith("the one with the impulse's mode(s)")
     np.testing.assert_allclose(step, 0.0, atol=1e-15)
 
 
@@ -152,10 +137,10 @@ def test_a_two_contact_painleve_paradox_gets_the_one_impulse():
     exist (Painlevé's paradox for two contacts), so an impulse is needed; the one non-zero solution has the front
     foot stick and the rear one lift: with G₂₂ = W₂ M⁻¹ W₂ᵀ = [[5, 8], [8, 17]], Λ₂ = −G₂₂⁻¹ (0, 1) = (8, −5)/21,
     and then ġ_n,1⁺ = 16/21 > 0, |Λ_t,2| = 5/21 ≤ μ Λ_n,2."""
-    references = rigid_references(_stool([1.0, 0.0, 0.0]), {})
+    references = rigid_references(_stool([1.0, 0.0, 0.0]))
     assert len(references.force_acceleration) == 0 and not references.force_acceleration.continua
     np.testing.assert_allclose(references.impulse, [[0.0, 0.0], [8 / 21, -5 / 21]], rtol=1e-14, atol=1e-16)
-    assert references.impulse_mode == ("F", "T")
+    assert references.impulse_modes == ("F", "T")
     assert references.impulse_rule == "force-acceleration problem unsolvable: the one impulsive solution (F T)"
     velocity = references.impulse_velocity.with_modes("F", "T").velocity
     assert velocity[1] - velocity[2] == pytest.approx(16 / 21, rel=1e-14)  # ġ_n,1⁺ = v_y⁺ − ω⁺

@@ -35,7 +35,7 @@ def scaled_rod(s_m: float, s_l: float, s_g: float, torque: bool) -> PainleveRod:
 
 def solve_all(s_m: float, s_l: float, s_g: float, torque: bool):
     """Each formulation's solutions, with the factor its reactions scale by."""
-    state = ContactState.from_rod(scaled_rod(s_m, s_l, s_g, torque))
+    state = ContactState.from_system(scaled_rod(s_m, s_l, s_g, torque))
     impulse = s_m * np.sqrt(s_l * s_g)
     return {
         "force_acceleration": (force_acceleration(state), s_m * s_g),
@@ -68,9 +68,8 @@ def test_rescaled_rod_gives_rescaled_solutions(scales, torque):
 def test_study_reference_impulse_is_rescaled(scales, torque):
     # The impulse a compliant run is compared with (Painlevé's rule) and the study's time step scale too.
     s_m, s_l, s_g = scales
-    options = {"time_stepping_dt": [DT * np.sqrt(s_l / s_g)]}
-    unit = rigid_references(scaled_rod(1.0, 1.0, 1.0, torque), {"time_stepping_dt": [DT]})
-    scaled = rigid_references(scaled_rod(s_m, s_l, s_g, torque), options)
+    unit = rigid_references(scaled_rod(1.0, 1.0, 1.0, torque), time_steps=[DT])
+    scaled = rigid_references(scaled_rod(s_m, s_l, s_g, torque), time_steps=[DT * np.sqrt(s_l / s_g)])
     assert scaled.impulse_rule == unit.impulse_rule
     np.testing.assert_allclose(scaled.impulse / (s_m * np.sqrt(s_l * s_g)), unit.impulse, rtol=1e-9, atol=1e-12)
 
@@ -80,10 +79,10 @@ def test_gap_counts_as_zero_relative_to_the_rod(s_l):
     # A rod lifted by a thousandth of its length is off the ground at every size: no force, no impulse.
     rod = scaled_rod(1.0, s_l, 1.0, torque=False)
     q0, _ = rod.initial_state()
-    lifted = ContactState.from_rod(rod, q=np.asarray(q0) + np.array([0.0, 2e-3 * s_l, 0.0]))
+    lifted = ContactState.from_system(rod, q=np.asarray(q0) + np.array([0.0, 2e-3 * s_l, 0.0]))
     for solutions in (force_acceleration(lifted), impulse_velocity(lifted)):
-        assert solutions.modes == ("opening",) and not np.any(solutions.reactions)
-    sunk = ContactState.from_rod(rod, q=np.asarray(q0) - np.array([0.0, 2e-3 * s_l, 0.0]))
+        assert solutions.modes == (("F",),) and not np.any(solutions.reactions)
+    sunk = ContactState.from_system(rod, q=np.asarray(q0) - np.array([0.0, 2e-3 * s_l, 0.0]))
     with pytest.raises(ValueError, match="g_n"):
         impulse_velocity(sunk)
 
@@ -94,8 +93,8 @@ def test_friction_lcp_in_reaction_and_rate_units(s_m):
     # the same whatever the mass: all_solutions finds the same reactions and Lemke takes the same path (on the
     # raw LCP of m = 1e30 it ends in a ray).
     def problem(mass):
-        state = ContactState.from_rod(scaled_rod(mass, 1.0, 1.0, torque=False))
-        return friction_lcp(state.delassus, state.contact_velocity + DT * state.free_acceleration, state.mu)
+        state = ContactState.from_system(scaled_rod(mass, 1.0, 1.0, torque=False))
+        return friction_lcp(state.delassus, state.contact_velocity[0] + DT * state.free_acceleration[0], state.mu[0])
 
     unit, scaled_problem = problem(1.0), problem(s_m)
     found = friction_solutions(scaled_problem).reactions / s_m

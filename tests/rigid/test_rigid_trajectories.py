@@ -7,18 +7,18 @@ import numpy as np
 import pytest
 
 from regcontact.rigid import (
-    MultiContactState,
+    ContactState,
     event_driven,
     gholami_time_stepping,
     law_solutions_by_mode,
     moreau_jean,
     moreau_jean_step,
-    multi_contact_time_stepping,
+    time_stepping,
     torque_threshold,
 )
+from regcontact.rigid.contact_law import law_solutions
 from regcontact.rigid.lcp.lemke import lemke
 from regcontact.rigid.lcp.multi_contact_friction import multi_contact_friction_lcp
-from regcontact.rigid.multi_contact import _law_solutions
 from regcontact.systems import PainleveRod, TwoPointRod
 
 MU, V0, G = 0.5, 2.0, 1.0
@@ -129,7 +129,7 @@ def test_energy_never_grows(integrate, system):
 
 def test_moreau_jean_first_step_is_the_time_stepping_lcp_and_preclik_sec_4_1():
     rod = PainleveRod()
-    (solution,) = multi_contact_time_stepping(MultiContactState.from_system(rod), 0.01)
+    (solution,) = time_stepping(ContactState.from_system(rod), 0.01)
     trajectory = moreau_jean(rod, 0.01, 0.01)
     np.testing.assert_allclose(trajectory.impulses[0], solution.reactions, rtol=1e-14, atol=1e-16)
     np.testing.assert_allclose(trajectory.v[1], solution.velocity, rtol=1e-14)
@@ -140,8 +140,8 @@ def test_moreau_jean_first_step_is_the_time_stepping_lcp_and_preclik_sec_4_1():
 @pytest.mark.parametrize("selection", ["painleve", "lemke", "least_energy"])
 def test_selection_rules_on_the_three_solutions_of_preclik_sec_4_2(selection):
     rod = PainleveRod(torque=torque_threshold(PHI) - 1.0)
-    state = MultiContactState.from_system(rod)
-    solutions = multi_contact_time_stepping(state, 0.01)
+    state = ContactState.from_system(rod)
+    solutions = time_stepping(state, 0.01)
     assert len(solutions) == 3
     if selection == "painleve":
         expected = min(solutions, key=lambda s: s.reactions[:, 0].sum())
@@ -170,7 +170,7 @@ def _free(state, dt):
 
 
 def test_painleve_sec_4_2_rules_differ():
-    state = MultiContactState.from_system(PainleveRod(torque=torque_threshold(PHI) - 1.0))
+    state = ContactState.from_system(PainleveRod(torque=torque_threshold(PHI) - 1.0))
     assert moreau_jean_step(state, 0.01, "painleve")[2] == ("F",)  # the zero impulse is admissible
     assert moreau_jean_step(state, 0.01, "least_energy")[2] == ("T",)  # the sticking impulse
 
@@ -258,7 +258,7 @@ def test_mode_enumeration_finds_the_lcp_enumerations_solutions():
         W = rng.normal(size=(2 * k, 3))
         G_, b, mu = W @ W.T, rng.normal(size=2 * k), rng.uniform(0.0, 2.0, size=k)
         fast = law_solutions_by_mode(G_, b, mu)
-        slow = _law_solutions(G_, b, mu, list(range(k)), [0] * k, 1e-9)[0]
+        slow = law_solutions(G_, b, mu, list(range(k)), [0] * k, 1e-9)[0]
         key = lambda found: sorted((tuple(np.round(r.ravel(), 8)), m) for r, m in found)  # noqa: E731
         assert key(fast) == key(slow)
 

@@ -40,13 +40,13 @@ def _both_classifications(rod):
     r = rod_reduced_dynamics(rod, q, v)
     slip_sign = float(np.sign(np.round(float(r.u), 12)))
     mine = rigid_consistent_modes(r.a, r.b, r.A, r.B, r.C, rod.mu, slip_sign).names()
-    solutions = force_acceleration(ContactState.from_rod(rod))
+    solutions = force_acceleration(ContactState.from_system(rod))
     assert solutions.isolated
     theirs = set()
     for solution in solutions:
-        if solution.mode == "opening":
+        if solution.mode == "F":
             theirs.add("F")
-        elif solution.mode == "sticking":
+        elif solution.mode == "T":
             theirs.add("T")
         else:  # sliding: direction of the slip, or at rest of the slip acceleration g̈_t = −u̇
             direction = slip_sign if slip_sign else -np.sign(solution.contact_rate[1])
