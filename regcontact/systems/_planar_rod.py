@@ -39,6 +39,28 @@ class AbstractPlanarRod(AbstractSystem):
         self.force_x = f64(force_x)
         self.mu = f64(mu)
 
+    # -- the two ends: end 1 at −l/2 along the rod (side −1), end 2 at +l/2 (side +1) ----------------------------
+
+    def end_gap(self, q: Float[Array, "3"], side: float) -> Float[Array, "2"]:
+        """``(g_n, g_t)`` of an end: its height and its horizontal position, ``(y + side h s, x + side h c)``."""
+        x, y, phi = q
+        h = 0.5 * self.length
+        return jnp.stack([y + side * (h * jnp.sin(phi)), x + side * (h * jnp.cos(phi))])
+
+    def end_jacobian(self, q: Float[Array, "3"], side: float) -> Float[Array, "2 3"]:
+        """``∂g/∂q`` of an end: ``[[0, 1, side h c], [1, 0, −side h s]]``."""
+        phi = q[2]
+        h = 0.5 * self.length
+        zero, one = jnp.zeros_like(phi), jnp.ones_like(phi)
+        c, s = side * (h * jnp.cos(phi)), -side * (h * jnp.sin(phi))
+        return jnp.stack([jnp.stack([zero, one, c]), jnp.stack([one, zero, s])])
+
+    def end_jacobian_rate(self, q: Float[Array, "3"], v: Float[Array, "3"], side: float) -> Float[Array, "2"]:
+        """``J̇ v`` of an end: ``−side (h s ω², h c ω²)``."""
+        phi, omega = q[2], v[2]
+        h = 0.5 * self.length
+        return -side * jnp.stack([h * jnp.sin(phi) * omega**2, h * jnp.cos(phi) * omega**2])
+
     def mass_matrix(self, q: Float[Array, "3"] | None = None) -> Float[Array, "3 3"]:
         """``M = diag(m, m, I)`` (Preclik Eq. 1); constant (``q`` is not needed)."""
         return jnp.diag(jnp.stack([self.mass, self.mass, self.inertia]))

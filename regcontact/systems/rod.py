@@ -64,28 +64,16 @@ class PainleveRod(AbstractPlanarRod):
     # -- kinematics -------------------------------------------------------------------------------------
 
     def gap(self, q: Float[Array, "3"]) -> Float[Array, "2"]:
-        """``(g_n, g_t)`` of Eq. 2."""
-        x, y, phi = q
-        half = 0.5 * self.length
-        return jnp.stack([y - half * jnp.sin(phi), x - half * jnp.cos(phi)])
+        """``(g_n, g_t)`` of Eq. 2: the lower end (end 1 of the rod, at −l/2)."""
+        return self.end_gap(q, -1.0)
 
     def jacobian(self, q: Float[Array, "3"]) -> Float[Array, "2 3"]:
         """Contact Jacobian ``J = ∂g/∂q`` of Eq. 3 (rows: normal, tangential)."""
-        phi = q[2]
-        half = 0.5 * self.length
-        zero, one = jnp.zeros_like(phi), jnp.ones_like(phi)
-        return jnp.stack(
-            [
-                jnp.stack([zero, one, -half * jnp.cos(phi)]),
-                jnp.stack([one, zero, half * jnp.sin(phi)]),
-            ]
-        )
+        return self.end_jacobian(q, -1.0)
 
     def jacobian_rate(self, q: Float[Array, "3"], v: Float[Array, "3"]) -> Float[Array, "2"]:
         """``J̇ v``: the velocity-dependent part of ``g̈`` in Eq. 4."""
-        phi, omega = q[2], v[2]
-        half = 0.5 * self.length
-        return jnp.stack([half * jnp.sin(phi) * omega**2, half * jnp.cos(phi) * omega**2])
+        return self.end_jacobian_rate(q, v, -1.0)
 
     # -- the system interface (one contact) ---------------------------------------------------------------
 

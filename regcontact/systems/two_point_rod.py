@@ -61,25 +61,13 @@ class TwoPointRod(AbstractPlanarRod):
         self.omega0 = f64(omega0)
 
     def gaps(self, q: Float[Array, "3"]) -> Float[Array, "2 2"]:
-        x, y, phi = q
-        h = 0.5 * self.length
-        s, c = h * jnp.sin(phi), h * jnp.cos(phi)
-        return jnp.stack([jnp.stack([y - s, x - c]), jnp.stack([y + s, x + c])])
+        return jnp.stack([self.end_gap(q, -1.0), self.end_gap(q, 1.0)])
 
     def jacobians(self, q: Float[Array, "3"]) -> Float[Array, "2 2 3"]:
-        phi = q[2]
-        h = 0.5 * self.length
-        s, c = h * jnp.sin(phi), h * jnp.cos(phi)
-        zero, one = jnp.zeros_like(phi), jnp.ones_like(phi)
-        end_1 = jnp.stack([jnp.stack([zero, one, -c]), jnp.stack([one, zero, s])])
-        end_2 = jnp.stack([jnp.stack([zero, one, c]), jnp.stack([one, zero, -s])])
-        return jnp.stack([end_1, end_2])
+        return jnp.stack([self.end_jacobian(q, -1.0), self.end_jacobian(q, 1.0)])
 
     def jacobian_rates(self, q: Float[Array, "3"], v: Float[Array, "3"]) -> Float[Array, "2 2"]:
-        phi, omega = q[2], v[2]
-        h = 0.5 * self.length
-        rate = jnp.stack([h * jnp.sin(phi) * omega**2, h * jnp.cos(phi) * omega**2])
-        return jnp.stack([rate, -rate])
+        return jnp.stack([self.end_jacobian_rate(q, v, -1.0), self.end_jacobian_rate(q, v, 1.0)])
 
     @property
     def friction_coefficients(self) -> Float[Array, "2"]:
