@@ -44,7 +44,7 @@ numpy and scipy on the host: the contact problems have a few unknowns and the se
 from __future__ import annotations
 
 import time as clock
-from typing import Any, cast
+from typing import cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -61,6 +61,7 @@ from regcontact.rigid.trajectory import (
     TrajectoryStatistics,
     check_positive,
 )
+from regcontact.systems.system import AbstractSystem
 
 __all__ = ["event_driven"]
 
@@ -68,7 +69,7 @@ INDETERMINACY_RULES = ("painleve", "least_energy")
 
 
 def event_driven(
-    system: Any,
+    system: AbstractSystem,
     t_end: float,
     restitution: float = 0.0,
     selection: str = "painleve",

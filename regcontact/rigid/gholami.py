@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import itertools
 import time as clock
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -47,6 +46,7 @@ from regcontact.rigid.selection_rules import check_selection_rule, select_soluti
 from regcontact.rigid.solutions import ContactLabel
 from regcontact.rigid.state import SystemSnapshots
 from regcontact.rigid.trajectory import RigidTrajectory, TrajectoryStatistics, check_positive
+from regcontact.systems.system import AbstractSystem
 
 __all__ = ["gholami_time_stepping", "normal_impulse_lcp_solutions"]
 
@@ -73,7 +73,7 @@ def normal_impulse_lcp_solutions(N: NDArray[np.float64], r: NDArray[np.float64],
 
 
 def gholami_time_stepping(
-    system: Any,
+    system: AbstractSystem,
     t_end: float,
     dt: float,
     threshold: float,

@@ -18,7 +18,6 @@ numpy on the host: one problem of ``2k`` unknowns per step, each depending on th
 from __future__ import annotations
 
 import time as clock
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -30,6 +29,7 @@ from regcontact.rigid.selection_rules import SelectionRule, check_selection_rule
 from regcontact.rigid.solutions import ContactLabel
 from regcontact.rigid.state import ContactState, SystemSnapshots
 from regcontact.rigid.trajectory import RigidTrajectory, TrajectoryStatistics, check_positive
+from regcontact.systems.system import AbstractSystem
 
 __all__ = ["moreau_jean", "moreau_jean_step", "moreau_jean_step_arrays"]
 
@@ -92,7 +92,7 @@ def moreau_jean_step_arrays(
 
 
 def moreau_jean(
-    system: Any,
+    system: AbstractSystem,
     t_end: float,
     dt: float,
     selection: str = "painleve",

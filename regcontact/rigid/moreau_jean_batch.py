@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import time as clock
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -31,6 +31,7 @@ from regcontact.rigid.selection_rules import SelectionRule, check_selection_rule
 from regcontact.rigid.solutions import CONTACT_LABELS, ContactLabel
 from regcontact.rigid.state import SystemSnapshots
 from regcontact.rigid.trajectory import RigidTrajectory, TrajectoryStatistics, check_positive
+from regcontact.systems.system import AbstractSystem
 
 __all__ = ["moreau_jean_batch"]
 
@@ -159,7 +160,7 @@ def _batch_step(
 
 
 def moreau_jean_batch(
-    systems: Sequence[Any], t_end: float, dt: float, selection: str = "painleve", tol: float = 1e-9
+    systems: Sequence[AbstractSystem], t_end: float, dt: float, selection: str = "painleve", tol: float = 1e-9
 ) -> list[RigidTrajectory]:
     """:func:`~regcontact.rigid.moreau_jean` for each of ``systems`` (one class, from their initial states),
     stepped together: one :class:`RigidTrajectory` per system, equal to the one-system run.

@@ -10,13 +10,14 @@ more than the arithmetic. The system's own (JAX) functions are evaluated through
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 import jax.numpy as jnp
 import numpy as np
 from numpy.typing import NDArray
 
 from regcontact.rigid.solutions import ContactLabel
+from regcontact.systems.system import AbstractSystem
 
 __all__ = ["RigidEvent", "RigidTrajectory", "TrajectoryStatistics", "check_positive"]
 
@@ -81,11 +82,11 @@ class RigidTrajectory:
                 runs.append((float(time), modes))
         return runs
 
-    def kinetic_energy(self, system: Any) -> NDArray[np.float64]:
+    def kinetic_energy(self, system: AbstractSystem) -> NDArray[np.float64]:
         """``½ vᵀ M(q) v`` at every sample."""
         return np.array([0.5 * v @ np.asarray(system.mass_matrix(q)) @ v for q, v in zip(self.q, self.v)])
 
-    def energy(self, system: Any) -> NDArray[np.float64]:
+    def energy(self, system: AbstractSystem) -> NDArray[np.float64]:
         """Kinetic plus potential energy at every sample."""
         potential = np.array([float(system.potential_energy(jnp.asarray(q))) for q in self.q])
         return self.kinetic_energy(system) + potential
