@@ -31,6 +31,7 @@ import numpy as np
 from jaxtyping import Array, ArrayLike, Bool, Complex, Float
 
 from regcontact.stability.reduced import painleve_parameters
+from regcontact.systems.reduced_contact import ContactSpaceForm
 
 __all__ = [
     "FastScaleSystem",
@@ -48,15 +49,10 @@ __all__ = [
 ]
 
 
-class FastScaleSystem(eqx.Module):
-    """Reduced quantities, friction coefficient, sign of the slip ``u`` and the contact law ``(k, q)``."""
+class FastScaleSystem(ContactSpaceForm):
+    """Reduced quantities and friction coefficient (:class:`~regcontact.systems.reduced_contact.ContactSpaceForm`),
+    sign of the slip ``u`` and the contact law ``(k, q)``."""
 
-    a: Float[Array, ""]
-    b: Float[Array, ""]
-    A: Float[Array, ""]
-    B: Float[Array, ""]
-    C: Float[Array, ""]
-    mu: Float[Array, ""]
     slip_sign: Float[Array, ""]
     k: Float[Array, ""]
     q: Float[Array, ""]

@@ -10,6 +10,7 @@ from regcontact.systems._planar_rod import (
     slender_inertia as slender_inertia,
 )
 from regcontact.systems.reduced_contact import (
+    ContactSpaceForm as ContactSpaceForm,
     ReducedSingleContact as ReducedSingleContact,
 )
 from regcontact.systems.reduced_two_contact import (

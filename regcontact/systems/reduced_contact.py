@@ -19,18 +19,19 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+import equinox as eqx
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
 from regcontact.systems.system import AbstractSystem
 
-__all__ = ["ReducedSingleContact"]
+__all__ = ["ContactSpaceForm", "ReducedSingleContact"]
 
 
-class ReducedSingleContact(AbstractSystem):
-    """One contact in Champneys' contact-space form ``(a, b, A, B, C, μ)``, starting in contact at ``y = 0``."""
-
-    NUM_CONTACTS: ClassVar[int] = 1
+class ContactSpaceForm(eqx.Module):
+    """The quantities of Champneys' contact-space form, ``u̇ = a + A λ_T + B λ_N``, ``v̇ = b + B λ_T + C λ_N``, with
+    the friction coefficient ``μ``: what the reduced system and the fast-scale analysis
+    (:class:`~regcontact.stability.fast_scale.FastScaleSystem`) are both made of."""
 
     a: Float[Array, ""]
     b: Float[Array, ""]
@@ -38,6 +39,17 @@ class ReducedSingleContact(AbstractSystem):
     B: Float[Array, ""]
     C: Float[Array, ""]
     mu: Float[Array, ""]
+
+    def inverse_mass_matrix(self) -> Float[Array, "2 2"]:
+        """``[[A, B], [B, C]]``: how forces along and normal to the contact accelerate it."""
+        return jnp.stack([jnp.stack([self.A, self.B]), jnp.stack([self.B, self.C])])
+
+
+class ReducedSingleContact(AbstractSystem, ContactSpaceForm):
+    """One contact in Champneys' contact-space form ``(a, b, A, B, C, μ)``, starting in contact at ``y = 0``."""
+
+    NUM_CONTACTS: ClassVar[int] = 1
+
     slip0: Float[Array, ""]
     normal_velocity0: Float[Array, ""]
 
@@ -55,10 +67,6 @@ class ReducedSingleContact(AbstractSystem):
         f64 = lambda x: jnp.asarray(x, dtype=float)  # noqa: E731
         self.a, self.b, self.A, self.B, self.C = f64(a), f64(b), f64(A), f64(B), f64(C)
         self.mu, self.slip0, self.normal_velocity0 = f64(mu), f64(slip0), f64(normal_velocity0)
-
-    def inverse_mass_matrix(self) -> Float[Array, "2 2"]:
-        """``[[A, B], [B, C]]``: how forces along and normal to the contact accelerate it."""
-        return jnp.stack([jnp.stack([self.A, self.B]), jnp.stack([self.B, self.C])])
 
     def mass_matrix(self, q: Float[Array, "2"] | None = None) -> Float[Array, "2 2"]:
         return jnp.linalg.inv(self.inverse_mass_matrix())
