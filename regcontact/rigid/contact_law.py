@@ -27,13 +27,16 @@ from regcontact.rigid.lcp.multi_contact_friction import (
     multi_contact_friction_lcp,
     multi_contact_friction_solutions,
 )
-from regcontact.rigid.solutions import ContactLabel, contact_labels
+from regcontact.rigid.solutions import ContactLabel, ContactSolution, ContactSolutions, contact_labels
+from regcontact.rigid.state import IndexSets
 
-__all__ = ["LabelledSolutions", "LawSolver", "LawTable", "law_solutions"]
+__all__ = ["LabelledSolutions", "LawSolver", "LawTable", "formulation_solutions", "law_solutions"]
 
 #: What solves a law's LCP: :func:`~regcontact.rigid.lcp.multi_contact_friction_solutions` or an equal stand-in.
 LawSolver = Callable[[MultiContactFrictionLCP], MultiContactFrictionSolutions]
 #: Every ``(reactions (k, 2), modes)`` of the law, and the bounding boxes ``(2, k, 2)`` of continua of reactions.
+#: The generalised velocity after, or acceleration under, reactions ``(k, 2)``.
+Outcome = Callable[[NDArray[np.float64]], NDArray[np.float64]]
 LabelledSolutions = tuple[list[tuple[NDArray[np.float64], tuple[ContactLabel, ...]]], tuple[NDArray[np.float64], ...]]
 
 
@@ -71,6 +74,36 @@ def law_solutions(
         full_box[:, active] = box
         continua.append(full_box)
     return labelled, tuple(continua)
+
+
+def formulation_solutions(
+    formulation: str,
+    index_sets: IndexSets,
+    G: NDArray[np.float64],
+    b: NDArray[np.float64],
+    mu: NDArray[np.float64],
+    active: list[int],
+    slip_direction: list[int],
+    tol: float,
+    law: LawSolver,
+    velocity: Outcome | None = None,
+    acceleration: Outcome | None = None,
+) -> ContactSolutions:
+    """:func:`law_solutions` as a formulation's :class:`ContactSolutions`: each solution with its contact rates
+    ``u = G λ + b`` ``(k, 2)`` and the generalised ``velocity`` after it or ``acceleration`` it causes (functions
+    of the reactions)."""
+    found, continua = law_solutions(G, b, mu, active, slip_direction, tol, law)
+    solutions = tuple(
+        ContactSolution(
+            reactions=reactions,
+            modes=modes,
+            contact_rates=(G @ reactions.reshape(-1) + b).reshape(-1, 2),
+            velocity=None if velocity is None else velocity(reactions),
+            acceleration=None if acceleration is None else acceleration(reactions),
+        )
+        for reactions, modes in found
+    )
+    return ContactSolutions(formulation, solutions, index_sets, continua)
 
 
 class LawTable:

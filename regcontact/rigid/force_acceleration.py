@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from regcontact.rigid.contact_law import LawSolver, law_solutions
+from regcontact.rigid.contact_law import LawSolver, formulation_solutions
 from regcontact.rigid.lcp.multi_contact_friction import multi_contact_friction_solutions
-from regcontact.rigid.solutions import ContactSolution, ContactSolutions
+from regcontact.rigid.solutions import ContactSolutions
 from regcontact.rigid.state import ContactState, as_contact_state
 from regcontact.systems.system import AbstractSystem
 
@@ -49,14 +49,6 @@ def force_acceleration(
     active = list(sets.normal_rest)
     slip = [0 if i in sets.tangential_rest else int(np.sign(rate[i, 1])) for i in active]
     G, b = state.delassus, state.free_acceleration.reshape(-1)
-    found, continua = law_solutions(G, b, state.mu, active, slip, tol, law)
-    solutions = tuple(
-        ContactSolution(
-            reactions=reactions,
-            modes=modes,
-            contact_rates=(G @ reactions.reshape(-1) + b).reshape(-1, 2),
-            acceleration=state.acceleration(reactions),
-        )
-        for reactions, modes in found
+    return formulation_solutions(
+        "force_acceleration", sets, G, b, state.mu, active, slip, tol, law, acceleration=state.acceleration
     )
-    return ContactSolutions("force_acceleration", solutions, sets, continua)

@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from regcontact.rigid.contact_law import LawSolver, law_solutions
+from regcontact.rigid.contact_law import LawSolver, formulation_solutions
 from regcontact.rigid.lcp.multi_contact_friction import multi_contact_friction_solutions
-from regcontact.rigid.solutions import ContactSolution, ContactSolutions
+from regcontact.rigid.solutions import ContactSolutions
 from regcontact.rigid.state import ContactState, as_contact_state
 from regcontact.systems.system import AbstractSystem
 
@@ -51,14 +51,7 @@ def impulse_velocity(
         if e[i]:
             free[i, 0] += e[i] * min(free[i, 0], 0.0)
     b = free.reshape(-1)
-    found, continua = law_solutions(G, b, state.mu, active, [0] * len(active), tol, law)
-    solutions = tuple(
-        ContactSolution(
-            reactions=impulses,
-            modes=modes,
-            contact_rates=(G @ impulses.reshape(-1) + b).reshape(-1, 2),
-            velocity=state.velocity_after(impulses),
-        )
-        for impulses, modes in found
+    slip = [0] * len(active)
+    return formulation_solutions(
+        "impulse_velocity", sets, G, b, state.mu, active, slip, tol, law, velocity=state.velocity_after
     )
-    return ContactSolutions("impulse_velocity", solutions, sets, continua)

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from regcontact.rigid.contact_law import LawSolver, law_solutions
+from regcontact.rigid.contact_law import LawSolver, formulation_solutions
 from regcontact.rigid.impulse_velocity import impulse_velocity
 from regcontact.rigid.lcp.multi_contact_friction import multi_contact_friction_solutions
-from regcontact.rigid.solutions import ContactLabel, ContactSolution, ContactSolutions
+from regcontact.rigid.solutions import ContactLabel, ContactSolutions
 from regcontact.rigid.state import ContactState, as_contact_state
 from regcontact.systems.system import AbstractSystem
 
@@ -45,17 +45,12 @@ def time_stepping(
     b = state.jacobian_matrix @ free_velocity + offset.reshape(-1)
     G = state.delassus
     active = list(sets.all_contacts)
-    found, continua = law_solutions(G, b, state.mu, active, [0] * len(active), tol, law)
-    solutions = tuple(
-        ContactSolution(
-            reactions=impulses,
-            modes=modes,
-            contact_rates=(G @ impulses.reshape(-1) + b).reshape(-1, 2),
-            velocity=free_velocity + np.linalg.solve(state.mass_matrix, state.jacobian_matrix.T @ impulses.reshape(-1)),
-        )
-        for impulses, modes in found
-    )
-    return ContactSolutions("time_stepping", solutions, sets, continua)
+
+    def velocity(impulses: NDArray[np.float64]) -> NDArray[np.float64]:
+        return free_velocity + np.linalg.solve(state.mass_matrix, state.jacobian_matrix.T @ impulses.reshape(-1))
+
+    slip = [0] * len(active)
+    return formulation_solutions("time_stepping", sets, G, b, state.mu, active, slip, tol, law, velocity)
 
 
 @dataclass(frozen=True)
