@@ -150,7 +150,7 @@ def darboux_keller_map(
         du, dv, dT = _rates(mode, A, B, C, mu)
         stage: Stage = "compression" if compression_impulse is None else "restitution"
         steps = {"slip ends": math.inf, "stage ends": math.inf}
-        if mode != "T" and (u > 0) != (du > 0) and du != 0.0:
+        if (mode == "S+" and u > 0 > du) or (mode == "S-" and u < 0 < du):  # the slip runs down to zero
             steps["slip ends"] = -u / du
         if stage == "compression":
             if dv > 0:
@@ -175,13 +175,12 @@ def darboux_keller_map(
         v = 0.0 if (event == "stage ends" and stage == "compression") else v + dv * step
         phases.append(ImpactPhase(mode, stage, I - step, I, start, (u, v)))
         if event == "stage ends":
-            if stage == "restitution" or (law == "newton" and incoming_v == 0.0):
-                if stage == "compression":
-                    compression_impulse = I
-                return ImpactOutcome(u, v, I, T, compression_impulse, _merged(phases), "ended")
-            compression_impulse, compression_work = I, work
-            if law == "poisson" and restitution == 0.0:
-                return ImpactOutcome(u, v, I, T, I, _merged(phases), "ended")
+            if stage == "compression":
+                compression_impulse, compression_work = I, work
+            # Newton ends an impact without collision with its compression; Poisson's r = 0 restitutes nothing
+            ends = stage == "restitution" or (law == "newton" and incoming_v == 0.0)
+            if ends or (law == "poisson" and restitution == 0.0):
+                return ImpactOutcome(u, v, I, T, float(compression_impulse or 0.0), _merged(phases), "ended")
         mode = _mode(u, A, B, mu, zero) if event == "slip ends" else mode
     raise RuntimeError(f"the impact did not end within {MAX_PHASES} phases")  # pragma: no cover - bounded above
 
