@@ -38,8 +38,8 @@ def compliant_modes(friction: AbstractFrictionLaw, forces: NDArray, slips: NDArr
     """Labels ``(m, k)`` from the forces ``(m, k, 2)`` and slips ``(m, k)`` of ``m`` samples: ``F`` without normal
     force, ``T`` where :func:`contact_sticks`, else ``S±`` (sign of ``ġ_t``)."""
     normal = forces[..., 0]
-    mu = jnp.broadcast_to(jnp.asarray(mu), normal.shape)
-    sticking = np.asarray(contact_sticks(friction, jnp.asarray(slips), jnp.asarray(normal), mu))
+    limit_mu = jnp.broadcast_to(jnp.asarray(mu), normal.shape)
+    sticking = np.asarray(contact_sticks(friction, jnp.asarray(slips), jnp.asarray(normal), limit_mu))
     labels = np.where(slips > 0, "S+", "S-")
     labels = np.where(sticking, "T", labels)
     return np.where(normal > 0, labels, "F").astype("<U2")
