@@ -17,6 +17,8 @@ interval of length zero carries one whenever ``P_n > 0``. Consecutive flagged in
 impulse (a compliant layer spans several grid intervals; a time step can split one over two steps): its size is
 the sum of their impulses, its time their impulse-weighted centre. ``κ F Δ`` is the run's **impulse resolution**:
 a smaller impulse cannot be told from a force at that step, and a larger one is known to within it.
+:func:`read_impulses` also drops impulses below a size the caller asks for (one that changes the velocities by
+less than a comparison's tolerance).
 """
 
 from __future__ import annotations
@@ -33,7 +35,9 @@ __all__ = [
     "Impulse",
     "impulses_agree",
     "impulse_events",
+    "mode_change_events",
     "mode_changes",
+    "read_impulses",
     "run_length",
     "smooth_force_level",
 ]
@@ -78,6 +82,15 @@ def mode_changes(times: NDArray[np.float64], modes: NDArray[np.str_]) -> list[tu
     return sorted(found, key=lambda item: (times[item[0]], item[1]))
 
 
+def mode_change_events(
+    times: NDArray[np.float64], modes: NDArray[np.str_], t_min: float
+) -> tuple[tuple[float, int, str], ...]:
+    """``(time, contact, kind)`` of the mode changes at ``t ≥ t_min``, each at the first sample of the new mode."""
+    return tuple(
+        (float(times[i]), contact, kind) for i, contact, kind in mode_changes(times, modes) if times[i] >= t_min
+    )
+
+
 @dataclasses.dataclass(frozen=True)
 class Impulse:
     """An impulse at ``contact``: its ``time`` (impulse-weighted centre), ``size`` ``(P_n, P_t)``."""
@@ -85,6 +98,11 @@ class Impulse:
     time: float
     contact: int
     size: tuple[float, float]
+
+    @property
+    def magnitude(self) -> float:
+        """``‖(P_n, P_t)‖``."""
+        return float(np.hypot(*self.size))
 
     def text(self) -> str:
         return f"{self.time:.6g} c{self.contact + 1} ({self.size[0]:.4g}, {self.size[1]:.4g})"
@@ -125,6 +143,24 @@ def impulse_events(
     return tuple(sorted(found, key=lambda impulse: (impulse.time, impulse.contact)))
 
 
+def read_impulses(
+    starts: NDArray[np.float64],
+    spans: NDArray[np.float64],
+    impulses: NDArray[np.float64],
+    step: float,
+    t_min: float,
+    floor: float,
+    smallest: float = 0.0,
+) -> tuple[tuple[Impulse, ...], float]:
+    """A run's impulses at ``t ≥ t_min`` of size ``‖P‖ ≥ smallest``, and its resolution ``κ F step``; ``F`` is
+    :func:`smooth_force_level` over the intervals from ``t_min`` on, at least ``floor``."""
+    after = starts >= t_min
+    level = smooth_force_level(spans[after], impulses[after], floor)
+    found = impulse_events(starts, spans, impulses, level)
+    kept = tuple(p for p in found if p.time >= t_min and p.magnitude >= smallest)
+    return kept, IMPULSE_FACTOR * level * step
+
+
 def impulses_agree(
     run: Sequence[Impulse],
     reference: Sequence[Impulse],
@@ -138,7 +174,7 @@ def impulses_agree(
     ``resolution`` (``κ F Δ``): reference impulses no larger than it are not asked of the run; the others must
     appear in order at the same contact, within ``window`` in time, and of the same size to within ``tolerance``
     of the reference's size plus the resolution, ``‖P − P_ref‖ ≤ tolerance ‖P_ref‖ + κ F Δ``."""
-    wanted = [p for p in reference if np.hypot(*p.size) > resolution]
+    wanted = [p for p in reference if p.magnitude > resolution]
     for contact in sorted({p.contact for p in [*run, *wanted]}):
         mine = [p for p in run if p.contact == contact]
         theirs = [p for p in wanted if p.contact == contact]
@@ -148,6 +184,6 @@ def impulses_agree(
             return f"impulses {found} where the reference has {asked}"
         for one, other in zip(mine, theirs):
             difference = float(np.hypot(one.size[0] - other.size[0], one.size[1] - other.size[1]))
-            if abs(one.time - other.time) > window or difference > tolerance * np.hypot(*other.size) + resolution:
+            if abs(one.time - other.time) > window or difference > tolerance * other.magnitude + resolution:
                 return f"impulse {one.text()}, the reference's {other.text()}"
     return None

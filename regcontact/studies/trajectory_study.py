@@ -11,17 +11,16 @@ collision at ``t > 0``). On those points, per run:
 - the mode sequence per contact, run-length encoded (``T, S-``), and whether it equals the reference's;
 - event times from the mode changes (slip onset T→S, stick S→T, reversal S±→S∓, lift-off closed→F,
   landing F→closed): exact for the event-driven run (segments start at events), the first step of the new
-  mode for time stepping (resolution δt), and for the compliant runs the zero of the *outgoing* mode's
-  indicator (μλ_n − |λ_t|, ġ_t, λ_n or g_n) extrapolated linearly from the last two grid points before the
-  change (clipped to that grid interval);
+  mode for time stepping (resolution δt), and for the compliant runs
+  :func:`~regcontact.compliant.modes.compliant_mode_events` (modes by
+  :func:`~regcontact.compliant.modes.compliant_modes`, the stick/slip rule of :mod:`regcontact.compliant.outcome`);
+- the impulses after ``t_skip`` (time, contact, size), read the same way off every run's interval impulses
+  (:mod:`regcontact.motion_events`), and the verdict: ``events_equal`` (modes and impulses are the reference's),
+  ``agrees`` (and the distances are within ``verdict.tolerance`` of the reference's motion) and ``verdict`` (why
+  not); ``ok`` says only that the run finished;
 - the observed orders of the distances in α and in δt: :func:`regcontact.convergence.fit_order` (the
   least-squares line through ``log d`` over the last three decades, at least three points), with ``1/δt``
-  for the time steps.
-
-**Compliant modes.** A contact is ``F`` where its normal force is zero (open, or separating through the one-sided
-damper); otherwise it *sticks* (``T``) while its slip speed is below the friction law's own threshold
-``v_s = μλ_n/γ_t`` — the viscous branch of Preclik's Eq. 22, ``|λ_t| = γ_t|ġ_t| < μλ_n`` — and *slides*
-(``S±``, sign of ``ġ_t``) at the Coulomb limit. ``v_s ∝ 1/α``, so no fixed velocity needs choosing.
+  for the time steps, over the runs whose event sequence is the reference's only (the others are listed).
 
 The compliant model is Preclik's Eq. 22 at every contact (spring-damper ``k_n = γ_n = α``, viscous-limited
 Coulomb ``γ_t = α``); all its α run in one jitted ``vmap``. The rigid runs are numpy on the host.
@@ -30,6 +29,7 @@ Coulomb ``γ_t = α``); all its α run in one jitted ``vmap``. The rigid runs ar
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -49,11 +49,10 @@ from regcontact.convergence import fit_order
 from regcontact.motion_events import (
     IMPULSE_FACTOR,
     Impulse,
-    impulse_events,
     impulses_agree,
-    mode_changes,
+    mode_change_events,
+    read_impulses,
     run_length,
-    smooth_force_level,
 )
 from regcontact.rigid import SELECTION_RULES, event_driven, gholami_time_stepping, moreau_jean
 from regcontact.rigid.trajectory import RigidTrajectory
@@ -167,28 +166,6 @@ class SampledRun:
     resolution: float = 0.0
 
 
-@dataclasses.dataclass(frozen=True)
-class _ImpulseReader:
-    """Reads a run's impulses at ``t ≥ t_skip`` off its interval impulses (:mod:`regcontact.motion_events`):
-    ``F`` from the intervals after ``t_skip``, at least ``slow_force``; kept if ``‖P‖ ≥ smallest``."""
-
-    t_skip: float
-    slow_force: float
-    smallest: float = 0.0
-
-    def __call__(
-        self, starts: NDArray[np.float64], spans: NDArray[np.float64], impulses: NDArray[np.float64], step: float
-    ) -> tuple[tuple[Impulse, ...], float]:
-        """The impulses, and the run's resolution ``κ F step``."""
-        after = starts >= self.t_skip
-        level = smooth_force_level(spans[after], impulses[after], self.slow_force)
-        found = tuple(p for p in impulse_events(starts, spans, impulses, level) if p.time >= self.t_skip)
-        return self.significant(found), IMPULSE_FACTOR * level * step
-
-    def significant(self, impulses: Sequence[Impulse]) -> tuple[Impulse, ...]:
-        return tuple(p for p in impulses if np.hypot(*p.size) >= self.smallest)
-
-
 def _sample_rigid(trajectory_: RigidTrajectory, grid: NDArray[np.float64]) -> tuple[NDArray, NDArray, NDArray]:
     """``q``, ``v`` (linear between samples; after an impulse at a repeated time) and the interval's modes."""
     times = trajectory_.times
@@ -201,16 +178,12 @@ def _sample_rigid(trajectory_: RigidTrajectory, grid: NDArray[np.float64]) -> tu
     return q, v, modes
 
 
-def _rigid_events(trajectory_: RigidTrajectory, t_skip: float) -> tuple[tuple[float, int, str], ...]:
-    """Mode changes at ``t ≥ t_skip`` at the rigid run's own resolution (interval starts)."""
-    times, modes = trajectory_.times[:-1], np.array(trajectory_.modes)
-    return tuple(
-        (float(times[i]), contact, kind) for i, contact, kind in mode_changes(times, modes) if times[i] >= t_skip
-    )
+#: Reads a run's impulses: ``(starts, spans, interval impulses, step) -> (impulses, resolution)``.
+ImpulseReader = Callable[[NDArray, NDArray, NDArray, float], tuple[tuple[Impulse, ...], float]]
 
 
 def _sampled_rigid(
-    label: str, trajectory_: RigidTrajectory, grid, t_skip, reader: _ImpulseReader, parameter=None
+    label: str, trajectory_: RigidTrajectory, grid, t_skip, reader: ImpulseReader, parameter=None
 ) -> SampledRun:
     """A rigid run on the grid; its step is ``parameter`` (δt), none for the event-driven run (``parameter=None``),
     whose impulses are applied at instants."""
@@ -223,7 +196,7 @@ def _sampled_rigid(
         q,
         v,
         modes,
-        _rigid_events(trajectory_, t_skip),
+        mode_change_events(trajectory_.times[:-1], np.array(trajectory_.modes), t_skip),
         trajectory_.statistics.wall_time,
         parameter,
         impulses=impulses,
@@ -349,7 +322,8 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
         sample_times=grid,
     )
     slow_force = float(slow_force_scale(system))
-    reference = _sampled_rigid("event-driven", reference_run, grid, t_skip, _ImpulseReader(t_skip, slow_force))
+    reader = functools.partial(read_impulses, t_min=t_skip, floor=slow_force)
+    reference = _sampled_rigid("event-driven", reference_run, grid, t_skip, reader)
     timings["event_driven_s"] = reference_run.statistics.wall_time
     impulsive = tuple(
         (e.time, "IWC" if e.kind == "impact_without_collision" else e.kind)
@@ -362,8 +336,8 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
             compared &= np.abs(grid - t) > horizon["impact_window"]
     # An impulse changing the velocities by less than the verdict's tolerance of the reference's is no event.
     smallest = tolerance * float(effective_normal_mass(system)) * float(np.abs(reference.v[compared]).max())
-    reader = _ImpulseReader(t_skip, slow_force, smallest)
-    reference = dataclasses.replace(reference, impulses=reader.significant(reference.impulses))
+    reader = functools.partial(read_impulses, t_min=t_skip, floor=slow_force, smallest=smallest)
+    reference = dataclasses.replace(reference, impulses=tuple(p for p in reference.impulses if p.magnitude >= smallest))
 
     runs: list[SampledRun] = []
     alphas = config["compliant"]["alpha"]
