@@ -179,11 +179,11 @@ def _sample_rigid(trajectory_: RigidTrajectory, grid: NDArray[np.float64]) -> tu
 
 
 #: Reads a run's impulses: ``(starts, spans, interval impulses, step) -> (impulses, resolution)``.
-ImpulseReader = Callable[[NDArray, NDArray, NDArray, float], tuple[tuple[Impulse, ...], float]]
+_ImpulseReader = Callable[[NDArray, NDArray, NDArray, float], tuple[tuple[Impulse, ...], float]]
 
 
 def _sampled_rigid(
-    label: str, trajectory_: RigidTrajectory, grid, t_skip, reader: ImpulseReader, parameter=None
+    label: str, trajectory_: RigidTrajectory, grid, t_skip, reader: _ImpulseReader, parameter=None
 ) -> SampledRun:
     """A rigid run on the grid; its step is ``parameter`` (δt), none for the event-driven run (``parameter=None``),
     whose impulses are applied at instants."""
