@@ -16,8 +16,8 @@ collision at ``t > 0``). On those points, per run:
   :func:`~regcontact.compliant.modes.compliant_modes`, the stick/slip rule of :mod:`regcontact.compliant.outcome`);
 - the impulses after ``t_skip`` (time, contact, size), read the same way off every run's interval impulses
   (:mod:`regcontact.motion_events`), and the verdict: ``events_equal`` (modes and impulses are the reference's),
-  ``agrees`` (and the distances are within ``verdict.tolerance`` of the reference's motion) and ``verdict`` (why
-  not); ``ok`` says only that the run finished;
+  ``ok`` (it agrees: its event sequence is the reference's and the distances are within ``verdict.tolerance`` of
+  the reference's motion) and ``verdict`` (why not); ``solved`` says only that the run finished;
 - the observed orders of the distances in α and in δt: :func:`regcontact.convergence.fit_order` (the
   least-squares line through ``log d`` over the last three decades, at least three points), with ``1/δt``
   for the time steps, over the runs whose event sequence is the reference's only (the others are listed).
@@ -397,7 +397,7 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
         row.update(_event_columns(sampled.events))
         row["event_error"] = _event_error(sampled.events, reference.events)
         row["wall_s"] = sampled.wall_s
-        row["ok"] = sampled.ok
+        row["solved"] = sampled.ok
         row["impulses"] = "; ".join(p.text() for p in sampled.impulses)
         columns, why = judge(sampled, row)
         row.update(columns)
@@ -406,7 +406,7 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
             left_out.append((sampled.label, why))
 
     # No order across runs whose event sequences differ: each family's fit takes the runs on the reference's.
-    fitted = [r for r in rows if r["ok"] and r["events_equal"]]
+    fitted = [r for r in rows if r["solved"] and r["events_equal"]]
     orders = {
         "compliant_alpha": _orders([r for r in fitted if r["alpha"] is not None], "alpha", 1.0),
         "moreau_jean_dt": _orders([r for r in fitted if str(r["run"]).startswith("Moreau")], "dt", -1.0),
@@ -424,7 +424,7 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
 
 
 class _Verdict:
-    """Whether a run agrees with the reference (``agrees``, and ``verdict``: ``agrees`` or why not), and whether
+    """Whether a run agrees with the reference (``ok``, and ``verdict``: ``agrees`` or why not), and whether
     its event sequence is the reference's (``events_equal``: the mode sequence on the compared grid and the
     impulses, :func:`~regcontact.motion_events.impulses_agree` at the run's resolution).
 
@@ -440,7 +440,7 @@ class _Verdict:
     def __call__(self, sampled: SampledRun, row: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
         """The three columns, and why the run is left out of the orders (``None`` if it is not)."""
         if sampled is self.reference:
-            return {"events_equal": True, "agrees": True, "verdict": "reference"}, None
+            return {"events_equal": True, "ok": True, "verdict": "reference"}, None
         reasons = []
         if not row["modes_equal"]:
             reasons.append(f"modes {row['modes']} where the reference has {self.modes}")
@@ -457,7 +457,7 @@ class _Verdict:
             for name, scale, what in (("distance_q", self.q_scale, "range of q"), ("distance_v", self.v_scale, "|v|")):
                 if row[name] > self.tolerance * scale:
                     reasons.append(f"{name} {row[name]:.3g} > {self.tolerance:g} × {scale:.3g}, the reference's {what}")
-        columns = {"events_equal": events_equal, "agrees": not reasons, "verdict": "; ".join(reasons) or "agrees"}
+        columns = {"events_equal": events_equal, "ok": not reasons, "verdict": "; ".join(reasons) or "agrees"}
         return columns, left_out
 
 
@@ -516,7 +516,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
         "left out of the orders (event sequence not the reference's): "
         + ("; ".join(f"{run}: {why}" for run, why in comparison.left_out) or "none"),
     ]
-    failures = [f"{row['run']}: the compliant solve failed" for row in comparison.rows if not row["ok"]]
+    failures = [f"{row['run']}: the compliant solve failed" for row in comparison.rows if not row["solved"]]
     return StudyResult(
         name=config["study"]["name"],
         kind=KIND,
