@@ -12,13 +12,20 @@ its impulses obey the same with m V for m g and m v_x for F. For every ε > 0 th
 The enumeration must say so by the solution set's structure, at every scale (the LCP is solved in its own
 units), listing no near-duplicate "isolated" solutions inside the segment. Resolution: widths down to about
 1e-13 of the reactions are resolved (a polyhedron thinner than ~256 ulps is one point in double precision).
+The same for one contact (a thin friction cone) and for a bare LCP (a thin segment of solutions).
 """
 
 import numpy as np
 import pytest
 
 from regcontact.rigid import MultiContactState, multi_contact_force_acceleration, multi_contact_impulse_velocity
-from regcontact.rigid.lcp import multi_contact_friction_lcp, multi_contact_friction_solutions
+from regcontact.rigid.lcp import (
+    all_solutions,
+    friction_lcp,
+    friction_solutions,
+    multi_contact_friction_lcp,
+    multi_contact_friction_solutions,
+)
 from regcontact.systems import TwoPointRod
 
 MU = 0.5
@@ -111,3 +118,36 @@ def test_the_law_in_any_units(eps, reaction_unit, rate_unit):
     box = found.continua[0]
     np.testing.assert_allclose(box[:, :, 0], normal, rtol=0, atol=1e-14 * normal)
     np.testing.assert_allclose(box[:, :, 1], [[ends[0]] * 2, [ends[1]] * 2], rtol=0, atol=1e-14 * normal)
+
+
+@pytest.mark.parametrize("mu", [1e-4, 1e-8, 1e-12, 0.0])
+def test_one_contact_thin_cone(mu):
+    """One contact whose tangential rate no reaction moves (``W = [[1, 0], [0, 0]]``, ``b = (−1, 0)``): ``λ_n = 1``
+    and every ``λ_t`` in the cone ``[−μ, μ]`` solves the law, a continuum of width ``2μ`` however small ``μ`` is
+    (the one-contact collapse, :func:`friction_solutions`); for ``μ = 0`` the single reaction ``(1, 0)``."""
+    found = friction_solutions(friction_lcp([[1.0, 0.0], [0.0, 0.0]], [-1.0, 0.0], mu))
+    if mu == 0.0:
+        assert found.isolated
+        np.testing.assert_array_equal(found.reactions, [[1.0, 0.0]])
+        return
+    assert found.continua
+    boxes = np.array(found.continua)
+    np.testing.assert_allclose(boxes[:, :, 0], 1.0, rtol=0, atol=1e-14)
+    assert boxes[:, 0, 1].min() == pytest.approx(-mu, rel=1e-12)
+    assert boxes[:, 1, 1].max() == pytest.approx(mu, rel=1e-12)
+    assert np.all(np.abs(found.reactions[:, 1]) <= mu * (1 + 1e-12))
+
+
+@pytest.mark.parametrize("width", [1e-4, 1e-9, 1e-12, 0.0])
+def test_thin_polyhedron_of_an_lcp(width):
+    """``M = [[1, 1, 0], [1, 1, 0], [1, 0, 1]]``, ``q = (−1, −1, −(1 − d))``: with support ``{1, 2}`` the solutions
+    are ``z₁ + z₂ = 1`` with ``w₃ = z₁ − (1 − d) ≥ 0``, the segment ``z₁ ∈ [1 − d, 1]``: a continuum for every
+    ``d > 0`` (:func:`all_solutions`), the single point ``(1, 0, 0)`` for ``d = 0``."""
+    M = np.array([[1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [1.0, 0.0, 1.0]])
+    found = all_solutions(M, np.array([-1.0, -1.0, -(1.0 - width)]))
+    pieces = [continuum for continuum in found.continua if continuum.support == (0, 1)]
+    if width == 0.0:
+        assert not pieces and found.contains([1.0, 0.0, 0.0])
+        return
+    assert len(pieces) == 1 and pieces[0].bounded
+    assert pieces[0].range([1.0, 0.0, 0.0]) == pytest.approx((1.0 - width, 1.0), rel=0, abs=1e-15)
