@@ -27,8 +27,8 @@ from regcontact.rigid.lcp.complementarity import clip_round_off, lcp_residual, s
 
 __all__ = ["LCPSolutions", "SolutionContinuum", "all_solutions"]
 
-# Relative round-off of the points computed here (256 ulps, ≈ 5.7e-14): a polyhedron thinner than this, relative to
-# its solutions' size, cannot be told from one point in double precision; anything wider is resolved.
+# Relative round-off of the points computed here (256 ulps, ≈ 5.7e-14): a polyhedron thinner than about this,
+# relative to its solutions' size, counts as one point (data computed in floating point do not fix such a width).
 ROUND_OFF = 256 * float(np.finfo(float).eps)
 
 
