@@ -18,7 +18,7 @@ The same for one contact (a thin friction cone) and for a bare LCP (a thin segme
 import numpy as np
 import pytest
 
-from regcontact.rigid import MultiContactState, multi_contact_force_acceleration, multi_contact_impulse_velocity
+from regcontact.rigid import ContactState, force_acceleration, impulse_velocity
 from regcontact.rigid.lcp import (
     all_solutions,
     friction_lcp,
@@ -44,13 +44,13 @@ def flat_rod(form, eps, s_m=1.0, s_l=1.0, s_g=1.0):
     if form == "force":
         push = MU * m * g * (1.0 - eps)
         rod = TwoPointRod(mass=m, length=length, gravity=g, mu=MU, force_x=push)
-        found = multi_contact_force_acceleration(MultiContactState.from_system(rod))
+        found = force_acceleration(ContactState.from_system(rod))
         normal, sideways = m * g / 2, push
     else:
         speed = np.sqrt(s_l * s_g)
         v_x = MU * speed * (1.0 - eps)
         rod = TwoPointRod(mass=m, length=length, gravity=g, mu=MU, vy0=-speed, vx0=v_x)
-        found = multi_contact_impulse_velocity(MultiContactState.from_system(rod))
+        found = impulse_velocity(ContactState.from_system(rod))
         normal, sideways = m * speed / 2, m * v_x
     return found, normal, (-MU * normal, -sideways + MU * normal)
 
@@ -104,7 +104,7 @@ def test_beyond_the_cone_edge_there_is_no_continuum(eps, form):
 def test_the_law_in_any_units(eps, reaction_unit, rate_unit):
     """The pushed rod's law ``u = G λ + b`` written in other units (``G → (σ/ρ) G``, ``b → σ b``) gives the
     reactions times ``ρ``: the same thin continuum, or the same single point at ε = 0."""
-    state = MultiContactState.from_system(TwoPointRod(mu=MU, force_x=MU * (1.0 - eps)))
+    state = ContactState.from_system(TwoPointRod(mu=MU, force_x=MU * (1.0 - eps)))
     delassus = state.delassus * (rate_unit / reaction_unit)
     free = np.asarray(state.free_acceleration).reshape(-1) * rate_unit
     found = multi_contact_friction_solutions(multi_contact_friction_lcp(delassus, free, [MU, MU]))
