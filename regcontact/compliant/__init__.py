@@ -17,6 +17,11 @@ from regcontact.compliant.dynamics import (
     initial_state as initial_state,
     vector_field as vector_field,
 )
+from regcontact.compliant.modes import (
+    compliant_mode_events as compliant_mode_events,
+    compliant_modes as compliant_modes,
+    contact_sticks as contact_sticks,
+)
 from regcontact.compliant.resolution import (
     gap_resolution as gap_resolution,
     normal_speed_resolution as normal_speed_resolution,

@@ -8,8 +8,9 @@ classified from its end state, with no extra output from the solve:
   As α → ∞ the run's window shrinks (contact times) or ends at the impulse (``impulse_end``), so a slow force
   contributes ``O(F t_end) → 0`` while an impulse contributes ``Λ_n = O(1)``;
 * **end mode**: ``lifts_off`` when ``contact_open`` ended the run; otherwise, from the contact with the largest
-  normal force at the end, ``sticks`` when its friction is in the viscous (regularised stick) band,
-  ``γ_t |ġ_t| < μ λ_n``, and ``slips`` when it is on the Coulomb limit; ``open`` when no contact carries force.
+  normal force at the end, ``sticks`` when its friction is inside the Coulomb limit (the regularised stick,
+  :func:`~regcontact.compliant.modes.contact_sticks`: the rule the whole-motion comparison labels its samples
+  with), and ``slips`` when it is on the limit; ``open`` when no contact carries force.
 
 An impulsive run that does not lift off is an impact without collision (Painlevé's IWC, Champneys & Várkonyi).
 """
@@ -23,6 +24,7 @@ import jax.numpy as jnp
 from jaxtyping import Array, Bool, Int
 
 from regcontact.compliant.dynamics import CompliantSystem, contact_forces
+from regcontact.compliant.modes import contact_sticks
 from regcontact.compliant.simulate import Case, CompliantRun, SolveSettings
 from regcontact.compliant.termination import slow_force_scale
 
@@ -41,8 +43,7 @@ def _end_mode(case: Case, run: CompliantRun, lifted: Bool[Array, ""]) -> Int[Arr
     forces = contact_forces(args, run.state_end.q, run.state_end.v)
     carrying = jnp.argmax(forces[:, 0])
     slip = (case.system.jacobians(run.state_end.q) @ run.state_end.v)[carrying, 1]
-    limit = case.system.friction_coefficients[carrying] * forces[carrying, 0]
-    sticking = jnp.abs(friction(slip, forces[carrying, 0], case.system.friction_coefficients[carrying])) < limit
+    sticking = contact_sticks(friction, slip, forces[carrying, 0], case.system.friction_coefficients[carrying])
     loaded = forces[carrying, 0] > 0.0
     return jnp.where(lifted, 0, jnp.where(~loaded, 3, jnp.where(sticking, 1, 2)))
 

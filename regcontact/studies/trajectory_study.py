@@ -11,17 +11,16 @@ collision at ``t > 0``). On those points, per run:
 - the mode sequence per contact, run-length encoded (``T, S-``), and whether it equals the reference's;
 - event times from the mode changes (slip onset T→S, stick S→T, reversal S±→S∓, lift-off closed→F,
   landing F→closed): exact for the event-driven run (segments start at events), the first step of the new
-  mode for time stepping (resolution δt), and for the compliant runs the zero of the *outgoing* mode's
-  indicator (μλ_n − |λ_t|, ġ_t, λ_n or g_n) extrapolated linearly from the last two grid points before the
-  change (clipped to that grid interval);
+  mode for time stepping (resolution δt), and for the compliant runs
+  :func:`~regcontact.compliant.modes.compliant_mode_events` (modes by
+  :func:`~regcontact.compliant.modes.compliant_modes`, the stick/slip rule of :mod:`regcontact.compliant.outcome`);
+- the impulses after ``t_skip`` (time, contact, size), read the same way off every run's interval impulses
+  (:mod:`regcontact.motion_events`), and the verdict: ``events_equal`` (modes and impulses are the reference's),
+  ``ok`` (it agrees: its event sequence is the reference's and the distances are within ``verdict.tolerance`` of
+  the reference's motion) and ``verdict`` (why not); ``solved`` says only that the run finished;
 - the observed orders of the distances in α and in δt: :func:`regcontact.convergence.fit_order` (the
   least-squares line through ``log d`` over the last three decades, at least three points), with ``1/δt``
-  for the time steps.
-
-**Compliant modes.** A contact is ``F`` where its normal force is zero (open, or separating through the one-sided
-damper); otherwise it *sticks* (``T``) while its slip speed is below the friction law's own threshold
-``v_s = μλ_n/γ_t`` — the viscous branch of Preclik's Eq. 22, ``|λ_t| = γ_t|ġ_t| < μλ_n`` — and *slides*
-(``S±``, sign of ``ġ_t``) at the Coulomb limit. ``v_s ∝ 1/α``, so no fixed velocity needs choosing.
+  for the time steps, over the runs whose event sequence is the reference's only (the others are listed).
 
 The compliant model is Preclik's Eq. 22 at every contact (spring-damper ``k_n = γ_n = α``, viscous-limited
 Coulomb ``γ_t = α``); all its α run in one jitted ``vmap``. The rigid runs are numpy on the host.
@@ -30,6 +29,7 @@ Coulomb ``γ_t = α``); all its α run in one jitted ``vmap``. The rigid runs ar
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -41,10 +41,19 @@ from jaxtyping import Array, Float
 from numpy.typing import NDArray
 
 from regcontact.compliant.dynamics import CompliantSystem, contact_forces
+from regcontact.compliant.modes import compliant_mode_events, compliant_modes
 from regcontact.compliant.simulate import IMPLICIT_SOLVERS, SOLVER_STATUSES, Controls, SolveSettings, trajectory
+from regcontact.compliant.termination import effective_normal_mass, slow_force_scale
 from regcontact.contact.contact_model import ContactModel
-from regcontact.contact.friction_laws import ViscousCoulomb
 from regcontact.convergence import fit_order
+from regcontact.motion_events import (
+    IMPULSE_FACTOR,
+    Impulse,
+    impulses_agree,
+    mode_change_events,
+    read_impulses,
+    run_length,
+)
 from regcontact.rigid import SELECTION_RULES, event_driven, gholami_time_stepping, moreau_jean
 from regcontact.rigid.trajectory import RigidTrajectory
 from regcontact.studies import config as cfg
@@ -52,20 +61,9 @@ from regcontact.studies.study_result import StudyResult
 from regcontact.studies.system_config import START_FIELDS, SYSTEM_KINDS, kind_fields, system_from_config, system_kind
 from regcontact.systems.system import AbstractSystem
 
-__all__ = ["KIND", "TABLE_COLUMNS", "Comparison", "SampledRun", "check", "compare", "run", "run_length", "schema"]
+__all__ = ["KIND", "TABLE_COLUMNS", "Comparison", "SampledRun", "check", "compare", "run", "schema"]
 
 KIND = "rigid_trajectories"
-
-#: Event kinds by (old mode, new mode) of one contact (``S`` stands for either slip direction).
-EVENT_KINDS = {
-    ("T", "S"): "slip_onset",
-    ("S", "T"): "stick",
-    ("S", "S"): "reversal",
-    ("T", "F"): "lift_off",
-    ("S", "F"): "lift_off",
-    ("F", "T"): "landing",
-    ("F", "S"): "landing",
-}
 
 TABLE_COLUMNS = [
     "run",
@@ -116,6 +114,13 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
             "threshold": cfg.Field(cfg.positive, 1e-3, "static/kinetic velocity threshold v_s > 0"),
             "selection": cfg.Field(selection, "painleve", "selection rule among several solutions of a step"),
         },
+        "verdict": {
+            "tolerance": cfg.Field(
+                cfg.in_open_interval(0.0, 1.0),
+                0.1,
+                "a run agrees with the reference within this share of its motion's size and of each impulse's size",
+            ),
+        },
         "event_driven": {
             "selection": cfg.Field(cfg.choice("painleve", "least_energy"), "painleve", "rule on indeterminacy"),
             "restitution": cfg.Field(cfg.nonnegative, 0.0, "Newton's restitution e in [0, 1]"),
@@ -144,8 +149,9 @@ def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
 
 @dataclasses.dataclass(frozen=True)
 class SampledRun:
-    """One run on the common grid: ``q``, ``v`` ``(m, n)``, ``modes`` ``(m, k)`` labels, and its ``events``
-    ``(time, contact, kind)`` from its own resolution."""
+    """One run on the common grid: ``q``, ``v`` ``(m, n)``, ``modes`` ``(m, k)`` labels, its mode-change
+    ``events`` ``(time, contact, kind)`` and its ``impulses`` (at ``t ≥ t_skip``) from its own resolution, and
+    that ``resolution``: ``κ F Δ``, the smallest impulse it tells from a force (zero for the event-driven run)."""
 
     label: str
     integrator: str
@@ -156,32 +162,8 @@ class SampledRun:
     wall_s: float
     parameter: float | None = None
     ok: bool = True
-
-
-def _base(label: str) -> str:
-    return "S" if label.startswith("S") else label
-
-
-def run_length(labels: Sequence[str] | NDArray[np.str_]) -> list[str]:
-    """``["T", "T", "S-"]`` → ``["T", "S-"]``: one entry per run of equal labels."""
-    runs: list[str] = []
-    for label in labels:
-        if not runs or runs[-1] != label:
-            runs.append(str(label))
-    return runs
-
-
-def _transitions(times: NDArray[np.float64], modes: NDArray[np.str_]) -> list[tuple[int, int, str]]:
-    """``(index of the first sample in the new mode, contact, kind)`` of every mode change, in time order."""
-    found = []
-    for contact in range(modes.shape[1]):
-        column = modes[:, contact]
-        for i in np.flatnonzero(column[1:] != column[:-1]) + 1:
-            old, new = _base(column[i - 1]), _base(column[i])
-            kind = EVENT_KINDS.get((old, new))
-            if kind is not None:
-                found.append((int(i), contact, kind))
-    return sorted(found, key=lambda item: (times[item[0]], item[1]))
+    impulses: tuple[Impulse, ...] = ()
+    resolution: float = 0.0
 
 
 def _sample_rigid(trajectory_: RigidTrajectory, grid: NDArray[np.float64]) -> tuple[NDArray, NDArray, NDArray]:
@@ -196,25 +178,29 @@ def _sample_rigid(trajectory_: RigidTrajectory, grid: NDArray[np.float64]) -> tu
     return q, v, modes
 
 
-def _rigid_events(trajectory_: RigidTrajectory, t_skip: float) -> tuple[tuple[float, int, str], ...]:
-    """Mode changes at ``t ≥ t_skip`` at the rigid run's own resolution (interval starts)."""
-    times, modes = trajectory_.times[:-1], np.array(trajectory_.modes)
-    return tuple(
-        (float(times[i]), contact, kind) for i, contact, kind in _transitions(times, modes) if times[i] >= t_skip
-    )
+#: Reads a run's impulses: ``(starts, spans, interval impulses, step) -> (impulses, resolution)``.
+_ImpulseReader = Callable[[NDArray, NDArray, NDArray, float], tuple[tuple[Impulse, ...], float]]
 
 
-def _sampled_rigid(label: str, trajectory_: RigidTrajectory, grid, t_skip, parameter=None) -> SampledRun:
+def _sampled_rigid(
+    label: str, trajectory_: RigidTrajectory, grid, t_skip, reader: _ImpulseReader, parameter=None
+) -> SampledRun:
+    """A rigid run on the grid; its step is ``parameter`` (δt), none for the event-driven run (``parameter=None``),
+    whose impulses are applied at instants."""
     q, v, modes = _sample_rigid(trajectory_, grid)
+    times = trajectory_.times
+    impulses, resolution = reader(times[:-1], np.diff(times), trajectory_.impulses, parameter or 0.0)
     return SampledRun(
         label,
         trajectory_.integrator,
         q,
         v,
         modes,
-        _rigid_events(trajectory_, t_skip),
+        mode_change_events(trajectory_.times[:-1], np.array(trajectory_.modes), t_skip),
         trajectory_.statistics.wall_time,
         parameter,
+        impulses=impulses,
+        resolution=resolution,
     )
 
 
@@ -225,9 +211,10 @@ def _contact_model() -> ContactModel:
 
 def compliant_on_grid(
     system: AbstractSystem, alphas: Sequence[float], grid: NDArray[np.float64], compliant: dict[str, Any]
-) -> tuple[dict[str, NDArray], float, float]:
-    """Every α in one jitted ``vmap``: ``q``, ``v``, forces ``(a, m, k, 2)``, gaps and slips ``(a, m, k)``,
-    γ_t per α and the solver status; with the compile and run times."""
+) -> tuple[dict[str, Any], float, float]:
+    """Every α in one jitted ``vmap``: ``q``, ``v``, the force integrals ``∫λ dt`` from 0 and the forces
+    ``(a, m, k, 2)``, gaps and slips ``(a, m, k)``, the friction law per α (its leaves stacked) and the solver
+    status; with the compile and run times."""
     contact = _contact_model()
     settings = SolveSettings(solver=compliant["solver"], events=(), max_steps=compliant["max_steps"])
     ts = jnp.asarray(grid)
@@ -241,8 +228,7 @@ def compliant_on_grid(
         forces = jax.vmap(lambda q, v: contact_forces(args, q, v))(states.q, states.v)
         gaps = jax.vmap(system.gaps)(states.q)[..., 0]
         slips = jnp.einsum("mkn,mn->mk", jax.vmap(system.jacobians)(states.q)[:, :, 1], states.v)
-        assert isinstance(friction, ViscousCoulomb)
-        return states.q, states.v, forces, gaps, slips, friction.damping, status
+        return states.q, states.v, states.impulses, forces, gaps, slips, friction, status
 
     solve = jax.jit(jax.vmap(one))
     batch = jnp.asarray(alphas, dtype=float)
@@ -252,43 +238,9 @@ def compliant_on_grid(
     start = time.perf_counter()
     out = jax.block_until_ready(compiled(batch))
     run_s = time.perf_counter() - start
-    names = ("q", "v", "forces", "gaps", "slips", "damping", "status")
-    return {name: np.asarray(value) for name, value in zip(names, out)}, compile_s, run_s
-
-
-def compliant_modes(forces: NDArray, slips: NDArray, damping: float, mu: NDArray) -> NDArray[np.str_]:
-    """``F`` without normal force, ``T`` on the viscous branch ``γ_t|ġ_t| < μλ_n``, else ``S±`` (sign of ``ġ_t``)."""
-    normal = forces[..., 0]
-    sliding = damping * np.abs(slips) >= mu * normal
-    labels = np.where(slips > 0, "S+", "S-")
-    labels = np.where(sliding, labels, "T")
-    return np.where(normal > 0, labels, "F").astype("<U2")
-
-
-def _compliant_events(
-    grid: NDArray, modes: NDArray, forces: NDArray, gaps: NDArray, slips: NDArray, mu: NDArray, t_skip: float
-) -> tuple[tuple[float, int, str], ...]:
-    """Mode changes at ``t ≥ t_skip``, each at the zero of the outgoing mode's indicator, extrapolated from the
-    two grid points before it (clipped to the grid interval of the change)."""
-    events = []
-    for i, contact, kind in _transitions(grid, modes):
-        if grid[i - 1] < t_skip:
-            continue
-        old = _base(modes[i - 1, contact])
-        lam_n, lam_t = forces[:, contact, 0], forces[:, contact, 1]
-        indicator = {
-            "T": mu[contact] * lam_n - np.abs(lam_t),
-            "S": slips[:, contact],
-            "F": gaps[:, contact],
-        }[old]
-        if kind == "lift_off":
-            indicator = lam_n
-        t = grid[i]
-        if i >= 2 and indicator[i - 1] != indicator[i - 2]:
-            slope = (indicator[i - 1] - indicator[i - 2]) / (grid[i - 1] - grid[i - 2])
-            t = float(np.clip(grid[i - 1] - indicator[i - 1] / slope, grid[i - 1], grid[i]))
-        events.append((float(t), contact, kind))
-    return tuple(events)
+    names = ("q", "v", "impulses", "forces", "gaps", "slips", "friction", "status")
+    data = {name: value if name == "friction" else np.asarray(value) for name, value in zip(names, out)}
+    return data, compile_s, run_s
 
 
 # -- the comparison ----------------------------------------------------------------------------------------------
@@ -307,6 +259,9 @@ class Comparison:
     orders: dict[str, Any]
     timings: dict[str, float]
     statistics: dict[str, Any]
+    #: ``(run, why)`` of the compliant and Moreau–Jean runs left out of the orders (event sequence not the
+    #: reference's, or a failed solve).
+    left_out: tuple[tuple[str, str], ...] = ()
 
 
 def _grid(horizon: dict[str, Any]) -> NDArray[np.float64]:
@@ -351,7 +306,7 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
     system = system_from_config(config["system"])
     horizon, t_end = config["horizon"], config["horizon"]["t_end"]
     grid = _grid(horizon)
-    t_skip = horizon["t_skip"]
+    t_skip, tolerance = horizon["t_skip"], config["verdict"]["tolerance"]
     mu = np.asarray(system.friction_coefficients, dtype=float).reshape(-1)
     timings: dict[str, float] = {}
 
@@ -366,7 +321,9 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
         atol=ed["atol"],
         sample_times=grid,
     )
-    reference = _sampled_rigid("event-driven", reference_run, grid, t_skip)
+    slow_force = float(slow_force_scale(system))
+    reader = functools.partial(read_impulses, t_min=t_skip, floor=slow_force)
+    reference = _sampled_rigid("event-driven", reference_run, grid, t_skip, reader)
     timings["event_driven_s"] = reference_run.statistics.wall_time
     impulsive = tuple(
         (e.time, "IWC" if e.kind == "impact_without_collision" else e.kind)
@@ -377,6 +334,10 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
     for t, _ in impulsive:
         if t > 0:
             compared &= np.abs(grid - t) > horizon["impact_window"]
+    # An impulse changing the velocities by less than the verdict's tolerance of the reference's is no event.
+    smallest = tolerance * float(effective_normal_mass(system)) * float(np.abs(reference.v[compared]).max())
+    reader = functools.partial(read_impulses, t_min=t_skip, floor=slow_force, smallest=smallest)
+    reference = dataclasses.replace(reference, impulses=tuple(p for p in reference.impulses if p.magnitude >= smallest))
 
     runs: list[SampledRun] = []
     alphas = config["compliant"]["alpha"]
@@ -384,8 +345,12 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
     data, compile_s, run_s = compliant_on_grid(system, alphas, grid, config["compliant"])
     timings.update(compliant_compile_s=compile_s, compliant_solve_s=run_s)
     for i, alpha in enumerate(alphas):
-        modes = compliant_modes(data["forces"][i], data["slips"][i], float(data["damping"][i]), mu)
-        events = _compliant_events(grid, modes, data["forces"][i], data["gaps"][i], data["slips"][i], mu, t_skip)
+        friction = jax.tree.map(lambda leaf, i=i: leaf[i], data["friction"])
+        modes = compliant_modes(friction, data["forces"][i], data["slips"][i], mu)
+        events = compliant_mode_events(grid, modes, data["forces"][i], data["gaps"][i], data["slips"][i], mu, t_skip)
+        impulses, resolution = reader(
+            grid[:-1], np.diff(grid), np.diff(data["impulses"][i], axis=0), horizon["grid_dt"]
+        )
         status = SOLVER_STATUSES[int(data["status"][i])]
         runs.append(
             SampledRun(
@@ -398,23 +363,26 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
                 run_s / len(alphas),
                 float(alpha),
                 ok=status == "successful" and bool(np.all(np.isfinite(data["q"][i]))),
+                impulses=impulses,
+                resolution=resolution,
             )
         )
 
     mj = config["moreau_jean"]
     for dt in mj["dt"]:
         progress(f"Moreau–Jean δt = {dt:g}")
-        runs.append(
-            _sampled_rigid(f"Moreau–Jean δt={dt:g}", moreau_jean(system, t_end, dt, mj["selection"]), grid, t_skip, dt)
-        )
+        mj_run = moreau_jean(system, t_end, dt, mj["selection"])
+        runs.append(_sampled_rigid(f"Moreau–Jean δt={dt:g}", mj_run, grid, t_skip, reader, dt))
     gh = config["gholami"]
     if gh["dt"] is not None:
         progress(f"Gholami et al. δt = {gh['dt']:g}, v_s = {gh['threshold']:g}")
         ghol = gholami_time_stepping(system, t_end, gh["dt"], gh["threshold"], gh["selection"])
-        runs.append(_sampled_rigid(f"Gholami δt={gh['dt']:g}", ghol, grid, t_skip, gh["dt"]))
+        runs.append(_sampled_rigid(f"Gholami δt={gh['dt']:g}", ghol, grid, t_skip, reader, gh["dt"]))
 
     reference_modes = _mode_text(reference.modes[compared])
-    rows = []
+    judge = _Verdict(reference, reference_modes, compared, tolerance, horizon["impact_window"])
+    rows: list[dict[str, Any]] = []
+    left_out: list[tuple[str, str]] = []
     for sampled in [reference, *runs]:
         row: dict[str, Any] = {
             "run": sampled.label,
@@ -429,12 +397,19 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
         row.update(_event_columns(sampled.events))
         row["event_error"] = _event_error(sampled.events, reference.events)
         row["wall_s"] = sampled.wall_s
-        row["ok"] = sampled.ok
+        row["solved"] = sampled.ok
+        row["impulses"] = "; ".join(p.text() for p in sampled.impulses)
+        columns, why = judge(sampled, row)
+        row.update(columns)
         rows.append(row)
+        if why is not None and (sampled.integrator == "compliant" or sampled.integrator.startswith("moreau")):
+            left_out.append((sampled.label, why))
 
+    # No order across runs whose event sequences differ: each family's fit takes the runs on the reference's.
+    fitted = [r for r in rows if r["solved"] and r["events_equal"]]
     orders = {
-        "compliant_alpha": _orders([r for r in rows if r["alpha"] is not None and r["ok"]], "alpha", 1.0),
-        "moreau_jean_dt": _orders([r for r in rows if str(r["run"]).startswith("Moreau")], "dt", -1.0),
+        "compliant_alpha": _orders([r for r in fitted if r["alpha"] is not None], "alpha", 1.0),
+        "moreau_jean_dt": _orders([r for r in fitted if str(r["run"]).startswith("Moreau")], "dt", -1.0),
     }
     statistics = {
         "event_driven": dataclasses.asdict(reference_run.statistics),
@@ -443,7 +418,47 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
         "grid_points": len(grid),
         "compliant_status": [SOLVER_STATUSES[int(s)] for s in data["status"]],
     }
-    return Comparison(grid, compared, reference, tuple(runs), impulsive, rows, orders, timings, statistics)
+    return Comparison(
+        grid, compared, reference, tuple(runs), impulsive, rows, orders, timings, statistics, tuple(left_out)
+    )
+
+
+class _Verdict:
+    """Whether a run agrees with the reference (``ok``, and ``verdict``: ``agrees`` or why not), and whether
+    its event sequence is the reference's (``events_equal``: the mode sequence on the compared grid and the
+    impulses, :func:`~regcontact.motion_events.impulses_agree` at the run's resolution).
+
+    A run agrees when it finished, its event sequence is the reference's, and ``distance_q ≤ tol · Q``,
+    ``distance_v ≤ tol · V``: ``Q`` the largest range of a coordinate of the reference over the compared grid,
+    ``V`` its largest speed of a coordinate there; ``tol`` is ``verdict.tolerance``."""
+
+    def __init__(self, reference: SampledRun, modes: str, compared: NDArray[np.bool_], tolerance: float, window: float):
+        self.reference, self.modes, self.tolerance, self.window = reference, modes, tolerance, window
+        self.q_scale = float(np.ptp(reference.q[compared], axis=0).max())
+        self.v_scale = float(np.abs(reference.v[compared]).max())
+
+    def __call__(self, sampled: SampledRun, row: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+        """The three columns, and why the run is left out of the orders (``None`` if it is not)."""
+        if sampled is self.reference:
+            return {"events_equal": True, "ok": True, "verdict": "reference"}, None
+        reasons = []
+        if not row["modes_equal"]:
+            reasons.append(f"modes {row['modes']} where the reference has {self.modes}")
+        impulses = impulses_agree(
+            sampled.impulses, self.reference.impulses, sampled.resolution, self.tolerance, self.window
+        )
+        if impulses is not None:
+            reasons.append(impulses)
+        events_equal = not reasons
+        if not sampled.ok:
+            reasons.insert(0, "the compliant solve failed")
+        left_out = "; ".join(reasons) if reasons else None
+        if sampled.ok:
+            for name, scale, what in (("distance_q", self.q_scale, "range of q"), ("distance_v", self.v_scale, "|v|")):
+                if row[name] > self.tolerance * scale:
+                    reasons.append(f"{name} {row[name]:.3g} > {self.tolerance:g} × {scale:.3g}, the reference's {what}")
+        columns = {"events_equal": events_equal, "ok": not reasons, "verdict": "; ".join(reasons) or "agrees"}
+        return columns, left_out
 
 
 def _orders(rows: list[dict[str, Any]], key: str, sign: float) -> dict[str, Any]:
@@ -484,6 +499,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
     """The comparison as a study result: one row per run, the orders in α and δt, the reference's events."""
     comparison = compare(config, progress)
     reference = comparison.reference
+    tolerance = config["verdict"]["tolerance"]
     events = ", ".join(f"{kind} at {t:.6g}" for t, kind in comparison.impulsive_events)
     changes = ", ".join(f"{kind} (contact {c + 1}) at {t:.6g}" for t, c, kind in reference.events)
     summary = [
@@ -491,10 +507,16 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
         f"compared on {comparison.statistics['compared_grid_points']} of {len(comparison.grid)} grid points "
         f"(t ≥ {config['horizon']['t_skip']:g}, ±{config['horizon']['impact_window']:g} around later impacts); "
         "distances: max-norm over the grid and the coordinates, to the event-driven run",
+        f"event-driven impulses after t_skip: {'; '.join(p.text() for p in reference.impulses) or 'none'}; "
+        f"a run agrees when its modes and impulses are the reference's (impulses above κ F Δ = "
+        f"{IMPULSE_FACTOR:g} × its smooth force level × its step, sizes within {tolerance:g} plus that) and "
+        f"distance_q, distance_v are within {tolerance:g} of the reference's range of q and largest |v|",
         _order_line("compliant, as α → ∞", "α", comparison.orders["compliant_alpha"]),
         _order_line("Moreau–Jean, as δt → 0", "δt", comparison.orders["moreau_jean_dt"]),
+        "left out of the orders (event sequence not the reference's): "
+        + ("; ".join(f"{run}: {why}" for run, why in comparison.left_out) or "none"),
     ]
-    failures = [f"{row['run']}: the compliant solve failed" for row in comparison.rows if not row["ok"]]
+    failures = [f"{row['run']}: the compliant solve failed" for row in comparison.rows if not row["solved"]]
     return StudyResult(
         name=config["study"]["name"],
         kind=KIND,
@@ -504,5 +526,5 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
         timings=comparison.timings,
         failures=failures,
         summary=summary,
-        extra={"orders": comparison.orders},
+        extra={"orders": comparison.orders, "left_out_of_orders": [list(item) for item in comparison.left_out]},
     )

@@ -8,6 +8,9 @@ import numpy as np
 import pytest
 
 from regcontact.cli import main
+from regcontact.compliant.modes import compliant_modes
+from regcontact.contact.friction_laws import ViscousCoulomb
+from regcontact.motion_events import run_length
 from regcontact.rigid import event_driven
 from regcontact.studies import trajectory_study
 from regcontact.studies.loading import load_study
@@ -55,7 +58,7 @@ def test_moreau_jean_approaches_the_event_driven_motion_at_order_one(rod_stickin
 
 def test_the_compliant_motion_approaches_it_as_alpha_grows(rod_sticking):
     rows = _rows(rod_sticking, "compliant")
-    assert all(row["ok"] for row in rows)
+    assert all(row["solved"] for row in rows)
     distances = np.array([row["distance_q"] for row in rows])
     assert np.all(distances[1:] < distances[:-1] / 3)  # at least half an order per decade
     assert distances[-1] < 2e-3
@@ -91,10 +94,10 @@ def test_the_compliant_landing_on_a_sliding_rod_keeps_a_velocity_offset(two_poin
 def test_compliant_modes_from_the_friction_laws_threshold():
     forces = np.array([[[0.0, 0.0]], [[2.0, -1.0]], [[2.0, -3.0]], [[2.0, 3.0]]])  # (m, k, 2)
     slips = np.array([[0.5], [1e-4], [0.3], [-0.3]])
-    modes = trajectory_study.compliant_modes(forces, slips, damping=1e4, mu=np.array([1.5]))
+    modes = compliant_modes(ViscousCoulomb(damping=1e4), forces, slips, mu=np.array([1.5]))
     # γ_t |ġ_t| = 1, 3000, 3000 against μ λ_n = 3: free, stick, slide, slide
     assert modes[:, 0].tolist() == ["F", "T", "S+", "S-"]
-    assert trajectory_study.run_length(["T", "T", "S-", "S-", "T"]) == ["T", "S-", "T"]
+    assert run_length(["T", "T", "S-", "S-", "T"]) == ["T", "S-", "T"]
 
 
 def test_event_driven_samples_at_given_times_are_the_motion_there():
@@ -105,6 +108,52 @@ def test_event_driven_samples_at_given_times_are_the_motion_there():
         direct = event_driven(rod, t)
         np.testing.assert_allclose(sampled.q[i], direct.q[-1], rtol=0, atol=1e-9)
         np.testing.assert_allclose(sampled.v[i], direct.v[-1], rtol=0, atol=1e-9)
+
+
+# --- verdicts: a run on the other branch, without the reference's impulse, does not agree ----------------------
+
+#: An outside project's Painlevé rod: it slides until a dynamic jam at t ≈ 0.8146, where the event-driven run
+#: applies an impact without collision, (P_n, P_t) ≈ (3.50, 5.83), and lifts off. Moreau–Jean at δt = 1e-3 lifts off
+#: there without that impulse (a velocity ≈ 5 off ever after) while δt = 1e-2 and 2e-3 take it; the mode strings of
+#: all of them read ``S-, F``.
+JAM = [
+    "system.mu=1.6666666666666667",  # 5/3
+    "system.phi0=0.5410520681182421",  # 31°
+    "system.vx0=-30",
+    "system.gravity=10",
+    "horizon.t_end=0.9",
+    "compliant.alpha=[1e4]",
+    "moreau_jean.dt=[1e-2, 2e-3, 1e-3]",
+    "gholami.dt='none'",
+]
+
+
+@pytest.fixture(scope="module")
+def jam():
+    return trajectory_study.run(load_study(ROD, JAM).config)
+
+
+def test_a_run_without_the_reference_impulse_does_not_agree(jam):
+    rows = {row["run"]: row for row in jam.rows}
+    (time, contact, size) = rows["event-driven"]["impulses"].split(" ", 2)
+    assert float(time) == pytest.approx(0.81455, abs=1e-5) and contact == "c1"
+    normal, tangential = (float(x) for x in size.strip("()").split(","))
+    assert (normal, tangential) == (pytest.approx(3.50, abs=0.01), pytest.approx(5.833, abs=0.01))
+    skipped = rows["Moreau–Jean δt=0.001"]
+    assert skipped["modes_equal"] and skipped["distance_v"] > 4  # the modes cannot tell; the motion is off
+    assert not skipped["events_equal"] and not skipped["ok"]
+    assert "the reference's 0.81455 c1 (3.5, 5.833)" in skipped["verdict"]
+    for name in ("Moreau–Jean δt=0.01", "Moreau–Jean δt=0.002", "compliant α=10000"):
+        assert rows[name]["events_equal"] and rows[name]["ok"], rows[name]
+        assert rows[name]["distance_v"] < 0.1 * 29  # within the tolerance of the reference's largest speed
+
+
+def test_no_order_is_fitted_across_the_branch_switch(jam):
+    fit = jam.extra["orders"]["moreau_jean_dt"]["distance_q"]
+    assert fit["range"] == [pytest.approx(2e-3), pytest.approx(1e-2)]  # δt = 1e-3 left out
+    assert [run for run, _ in jam.extra["left_out_of_orders"]] == ["Moreau–Jean δt=0.001"]
+    (line,) = [line for line in jam.summary if line.startswith("left out of the orders")]
+    assert "Moreau–Jean δt=0.001: impulse" in line
 
 
 # --- bad input: one line naming the key, nothing written -------------------------------------------------------
@@ -129,6 +178,7 @@ def must_not_run(monkeypatch):
         ("moreau_jean.selection='smallest'", "moreau_jean.selection", "one of 'painleve', 'lemke', 'least_energy'"),
         ("gholami.selection='first'", "gholami.selection", "one of 'painleve', 'lemke', 'least_energy'"),
         ("event_driven.selection='lemke'", "event_driven.selection", "one of 'painleve', 'least_energy'"),
+        ("verdict.tolerance=0", "verdict.tolerance", "(0, 1)"),
     ],
 )
 def test_bad_input_stops_with_one_line_naming_the_key(tmp_path, capsys, must_not_run, assignment, key, expected):

@@ -17,6 +17,7 @@ unknowns per contact); :func:`all_solutions` refuses sizes above ``max_size``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -25,6 +26,10 @@ from scipy.optimize import linprog
 from regcontact.rigid.lcp.complementarity import clip_round_off, lcp_residual, solutions_coincide
 
 __all__ = ["LCPSolutions", "SolutionContinuum", "all_solutions"]
+
+# Relative round-off of the points computed here (256 ulps, ≈ 5.7e-14): a polyhedron thinner than about this,
+# relative to its solutions' size, counts as one point (data computed in floating point do not fix such a width).
+ROUND_OFF = 256 * float(np.finfo(float).eps)
 
 
 @dataclass(frozen=True)
@@ -168,7 +173,8 @@ def _singular_polyhedron(
     ``t`` is measured in units of the typical solution size and every constraint row is scaled to unit size,
     so the LP solver's own (absolute) tolerances act relative to the problem. LP vertices are recomputed from
     their active constraints and verified as LCP solutions, so reported points are accurate to round-off.
-    ``P_S`` counts as a continuum when it extends over more than ``1e-6`` solution units.
+    ``P_S`` counts as a continuum when its extreme points differ by more than :data:`ROUND_OFF` solution units:
+    its extent, however thin, not a fixed fraction of the solutions' size.
     """
     n = q.shape[0]
     off = np.setdiff1d(np.arange(n), support)
@@ -201,7 +207,7 @@ def _singular_polyhedron(
                 extremes.append(point)
     if not ts:
         return None, None  # the LP's own tolerance let through a polyhedron with no verified point
-    if bounded and np.ptp(np.array(ts), axis=0).max() <= 1e-6:
+    if bounded and np.ptp(np.array(ts), axis=0).max() <= ROUND_OFF * max(1.0, np.abs(np.array(ts)).max()):
         return extremes[0], None
     continuum = SolutionContinuum(
         support=tuple(int(i) for i in support),
@@ -220,17 +226,59 @@ def _optimise(
     c: NDArray[np.float64], A: NDArray[np.float64], b: NDArray[np.float64], tol: float
 ) -> NDArray[np.float64] | None:
     """A minimiser of ``c · t`` over ``A t ≤ b`` (rows of unit size), polished on its active constraints;
-    None if the LP is infeasible or unbounded (the callers know which from context)."""
+    None if the LP is infeasible or unbounded (the callers know which from context).
+
+    HiGHS finds the optimum to its feasibility tolerance (``1e-10``), so the constraints within ``1e-7`` of its
+    point are the candidates for the active set. When they meet in one point (to :data:`ROUND_OFF`) that point is
+    the vertex. When they do not, the polyhedron is thinner than ``1e-7`` there and some candidates are the
+    opposite faces; the vertex is then the best one of the candidates' vertices that satisfies every constraint
+    to round-off, so a thin polyhedron keeps its width down to round-off instead of collapsing to a midpoint.
+    Where no such vertex exists (faces crossing by more than round-off) the least-squares point is kept.
+    """
     options = {"primal_feasibility_tolerance": max(tol, 1e-10), "dual_feasibility_tolerance": max(tol, 1e-10)}
     bounds = [(None, None)] * c.shape[0]
     result = linprog(c, A_ub=A, b_ub=b, bounds=bounds, method="highs", options=options)
     if result.status != 0:
         return None
-    t = result.x
-    active = A @ t >= b - 1e-7
-    if np.linalg.matrix_rank(A[active]) == c.shape[0]:
-        t = np.linalg.lstsq(A[active], b[active])[0]  # the vertex, from its defining constraints
+    t: NDArray[np.float64] = result.x
+    near = A @ t >= b - 1e-7
+    if np.linalg.matrix_rank(A[near]) == c.shape[0]:
+        t = np.asarray(np.linalg.lstsq(A[near], b[near])[0], dtype=np.float64)  # the vertex, from its constraints
+        if not np.all(_satisfied(A[near], b[near], t, equal=True)):
+            vertex = _best_vertex(c, A, b, np.flatnonzero(near))
+            # None: the faces cross, the polyhedron is empty to round-off; the least-squares point stays, for
+            # the LCP's own tolerance to judge (it is at most one point, never a continuum).
+            t = t if vertex is None else vertex
     return t
+
+
+def _satisfied(
+    A: NDArray[np.float64], b: NDArray[np.float64], t: NDArray[np.float64], equal: bool = False
+) -> NDArray[np.bool_]:
+    """Which rows of ``A t ≤ b`` (or ``A t = b``) hold up to :data:`ROUND_OFF` relative to the row's terms."""
+    slack = b - A @ t
+    slack = np.abs(slack) if equal else -slack
+    return slack <= ROUND_OFF * (np.abs(A) @ np.abs(t) + np.abs(b))
+
+
+def _best_vertex(
+    c: NDArray[np.float64], A: NDArray[np.float64], b: NDArray[np.float64], rows: NDArray[np.int_]
+) -> NDArray[np.float64] | None:
+    """The vertex minimising ``c · t`` among those defined by ``r`` of ``rows`` and satisfying every row of
+    ``A t ≤ b`` to round-off (the first such one on a tie); None if there is none."""
+    r = c.shape[0]
+    subsets = np.array(list(combinations(rows.tolist(), r)), dtype=int).reshape(-1, r)
+    blocks = A[subsets]
+    sigma = np.linalg.svd(blocks, compute_uv=False)
+    regular = sigma[:, -1] > ROUND_OFF * sigma[:, 0]
+    if not regular.any():
+        return None
+    vertices = np.linalg.solve(blocks[regular], b[subsets[regular]][..., None])[..., 0]
+    feasible = [v for v in vertices if np.all(_satisfied(A, b, v))]
+    if not feasible:
+        return None
+    values = [float(c @ v) for v in feasible]
+    return feasible[int(np.argmin(values))]
 
 
 def _add_distinct(

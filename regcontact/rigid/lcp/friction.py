@@ -43,7 +43,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from regcontact.rigid.lcp.complementarity import solutions_coincide
-from regcontact.rigid.lcp.enumeration import all_solutions
+from regcontact.rigid.lcp.enumeration import ROUND_OFF, SolutionContinuum, all_solutions
 
 __all__ = ["FrictionLCP", "FrictionSolutions", "friction_lcp", "friction_solutions"]
 
@@ -159,12 +159,28 @@ def _reactions(problem: FrictionLCP, tol: float) -> FrictionSolutions:
         lam_n = continuum.range(_TO_REACTION[0])
         lam_t = continuum.range(_TO_REACTION[1])
         ends = np.array([[lam_n[0], lam_t[0]], [lam_n[1], lam_t[1]]])
-        size = max(np.abs(ends[np.isfinite(ends)]).max(initial=0.0), 1e-300)
-        if np.all(np.isfinite(ends)) and np.ptp(ends, axis=0).max() <= 1e-6 * size:
+        if reactions_fixed(continuum, _TO_REACTION, ends):
             reactions.append(problem.reaction(continuum.extremes[0]))  # only β or the λ± split vary
         else:
             continua.append(ends)
     return FrictionSolutions(reactions=distinct_reactions(problem, reactions, tol), continua=tuple(continua))
+
+
+def reactions_fixed(continuum: SolutionContinuum, to_reaction: NDArray[np.float64], ends: NDArray[np.float64]) -> bool:
+    """Whether the reactions ``to_reaction @ z`` are one and the same over a continuum of the LCP, whose reaction
+    bounding box is ``ends`` (``[[min], [max]]``).
+
+    Decided by structure, not by how far apart sampled points lie: the reactions cannot move when every
+    null-space direction of the continuum maps to zero reaction (``β`` and the ``λ⁺, λ⁻`` split, whose columns
+    of ``to_reaction`` cancel exactly); otherwise they move unless the box is a point to round-off
+    (:data:`~regcontact.rigid.lcp.enumeration.ROUND_OFF` of its size), e.g. a split direction combined with a
+    reaction direction the polyhedron has no extent along. A continuum of reactions however thin stays one.
+    """
+    image = np.abs(to_reaction @ continuum.directions.T).max(initial=0.0)
+    if image <= ROUND_OFF * np.abs(to_reaction).max(initial=0.0):
+        return True
+    size = max(np.abs(ends[np.isfinite(ends)]).max(initial=0.0), 1e-300)
+    return bool(np.all(np.isfinite(ends)) and np.ptp(ends, axis=0).max() <= ROUND_OFF * size)
 
 
 def distinct_reactions(problem: FrictionLCP, reactions: list[NDArray[np.float64]], tol: float) -> NDArray[np.float64]:

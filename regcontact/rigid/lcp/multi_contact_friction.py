@@ -36,7 +36,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from regcontact.rigid.lcp.complementarity import solutions_coincide
 from regcontact.rigid.lcp.enumeration import SolutionContinuum, all_solutions
-from regcontact.rigid.lcp.friction import _nearest_power_of_two
+from regcontact.rigid.lcp.friction import _nearest_power_of_two, reactions_fixed
 
 __all__ = [
     "MultiContactFrictionLCP",
@@ -205,8 +205,7 @@ def _reactions(problem: MultiContactFrictionLCP, tol: float, max_size: int) -> M
     for continuum in found.continua:
         ranges = [_range(continuum, functional) for functional in problem.to_reaction]
         ends = np.array([[lo for lo, _ in ranges], [hi for _, hi in ranges]])
-        size = max(np.abs(ends[np.isfinite(ends)]).max(initial=0.0), 1e-300)
-        if np.all(np.isfinite(ends)) and np.ptp(ends, axis=0).max() <= 1e-6 * size:
+        if reactions_fixed(continuum, problem.to_reaction, ends):
             reactions.append(problem.reaction(continuum.extremes[0]).reshape(-1))  # only β or the λ± split vary
         elif not any(_same_box(ends, other) for other in continua):
             continua.append(ends)
