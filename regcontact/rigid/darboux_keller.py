@@ -33,8 +33,20 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
+from numpy.typing import NDArray
 
-__all__ = ["IMPACT_LAWS", "ImpactLaw", "ImpactOutcome", "ImpactPhase", "darboux_keller_map"]
+from regcontact.rigid.state import ContactState, as_contact_state
+from regcontact.systems.system import AbstractSystem
+
+__all__ = [
+    "IMPACT_LAWS",
+    "ImpactLaw",
+    "ImpactOutcome",
+    "ImpactPhase",
+    "contact_space_energy",
+    "darboux_keller",
+    "darboux_keller_map",
+]
 
 ImpactLaw = Literal["poisson", "energetic", "newton"]
 IMPACT_LAWS: tuple[ImpactLaw, ...] = ("poisson", "energetic", "newton")
@@ -195,3 +207,25 @@ def contact_space_energy(A: float, B: float, C: float, u: float, v: float) -> fl
     M = np.linalg.inv(np.array([[A, B], [B, C]]))
     w = np.array([u, v])
     return 0.5 * float(w @ M @ w)
+
+
+def darboux_keller(
+    state: ContactState | AbstractSystem, restitution: float = 0.0, law: ImpactLaw = "poisson", tol: float = 1e-9
+) -> tuple[ImpactOutcome, NDArray[np.float64]]:
+    """The Darboux–Keller impact of a one-contact state (a system: at its initial state): the map's outcome for
+    its contact-space form (``A = G_tt``, ``B = G_tn``, ``C = G_nn``, ``u = ġ_t``, ``v = ġ_n``) and the generalised
+    velocity after it, ``v⁺ = v + M⁻¹ Wᵀ (I_N, I_T)``.
+
+    Several contacts need a rule for how the normal impulses share the impact (it depends on the contacts'
+    compliances), which this function does not make: it refuses them (``ValueError``), as it refuses an open contact.
+    """
+    state = as_contact_state(state)
+    if state.num_contacts != 1:
+        raise ValueError(f"darboux_keller: {state.num_contacts} contacts; the impact of several is not defined here")
+    if abs(state.gaps[0]) > tol * state.gap_scale:
+        raise ValueError(f"darboux_keller: the contact is open (g_n = {state.gaps[0]:.3g}): no impact")
+    G = state.delassus
+    (v, u) = state.contact_velocity[0]
+    outcome = darboux_keller_map(G[1, 1], G[1, 0], G[0, 0], float(state.mu[0]), u, v, restitution, law)
+    impulse = np.array([[outcome.normal_impulse, outcome.tangential_impulse]])
+    return outcome, state.velocity_after(impulse)

@@ -5,7 +5,9 @@ energy balance."""
 import numpy as np
 import pytest
 
-from regcontact.rigid.darboux_keller import IMPACT_LAWS, contact_space_energy, darboux_keller_map
+from regcontact.rigid import ContactState, impulse_velocity
+from regcontact.rigid.darboux_keller import IMPACT_LAWS, contact_space_energy, darboux_keller, darboux_keller_map
+from regcontact.systems import PainleveRod, TwoPointRod
 
 
 def integrate(A, B, C, mu, u, v, r, law, steps=200_000):
@@ -124,3 +126,54 @@ def test_bad_input_names_the_argument(bad):
     arguments = dict(A=1.0, B=0.2, C=1.0, mu=0.5, u=1.0, v=-1.0) | bad
     with pytest.raises(ValueError, match=next(iter(bad))):
         darboux_keller_map(**arguments)
+
+
+def random_landings(count, seed):
+    """Rods touching down on their lower end (``v_y0 < 0`` added to the Painlevé rod's initial state)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        rod = PainleveRod(
+            mass=rng.uniform(0.5, 2.0),
+            length=rng.uniform(0.5, 3.0),
+            mu=rng.uniform(0.0, 2.0),
+            phi0=rng.uniform(0.2, 1.4),
+            vx0=rng.normal(),
+            omega0=rng.normal(),
+        )
+        q0, v0 = (np.asarray(a) for a in rod.initial_state())
+        yield ContactState.from_system(rod, q=q0, v=v0 + np.array([0.0, -abs(rng.normal()) - 0.1, 0.0]))
+
+
+def test_plastic_impact_equals_the_impulse_lcp_for_one_contact_unless_the_slip_reverses():
+    """Poisson with r = 0 ends at v⁺ = 0, like the impulse-velocity LCP (e = 0). Without a slip reversal the
+    process's total impulse obeys Coulomb's law as the LCP's does (slip throughout: ``Λ_t = −sμΛ_n``; stick at the
+    end: ``ġ⁺ = 0``), so where the LCP's impulsive solution is unique they agree. A reversal (``|B| > μA``: the
+    contact cannot stick and slips back) makes the process's impulse a sum of two cone edges, which the one-shot
+    LCP does not see: there they differ, and the process ends sliding."""
+    compared = reversed_ = 0
+    for state in random_landings(200, seed=3):
+        outcome, velocity = darboux_keller(state, 0.0, "poisson")
+        impulsive = [s for s in impulse_velocity(state) if s.mode != "F"]
+        if len(impulsive) != 1:
+            continue
+        if {"S+", "S-"} <= set(outcome.modes):
+            reversed_ += 1
+            G = state.delassus
+            assert abs(G[1, 0]) > state.mu[0] * G[1, 1] and outcome.u != 0.0
+            continue
+        compared += 1
+        (lcp,) = impulsive
+        np.testing.assert_allclose(
+            [outcome.normal_impulse, outcome.tangential_impulse], lcp.reaction, rtol=1e-12, atol=1e-14
+        )
+        np.testing.assert_allclose(velocity, lcp.velocity, rtol=1e-12, atol=1e-13)
+    assert compared >= 150 and reversed_ >= 5
+
+
+def test_darboux_keller_refuses_what_it_cannot_do():
+    with pytest.raises(ValueError, match="2 contacts"):
+        darboux_keller(TwoPointRod(vy0=-1.0))
+    rod = PainleveRod()
+    q0, v0 = rod.initial_state()
+    with pytest.raises(ValueError, match="open"):
+        darboux_keller(ContactState.from_system(rod, q=np.asarray(q0) + np.array([0.0, 0.1, 0.0])))
