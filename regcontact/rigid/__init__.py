@@ -10,6 +10,9 @@ Leine & Brogliato:
   several;
 - :func:`time_stepping` (Sec. 4): one semi-implicit Euler step, ``δt λ̃``; tends to the impulses as ``O(δt)``.
 
+:func:`darboux_keller` is an impact law of another kind for one contact: Coulomb friction during the impact,
+integrated in the normal impulse (Champneys & Várkonyi Sec. 3.2), with Poisson, energetic or Newton restitution.
+
 Each returns *all* its solutions (:class:`ContactSolutions`) with a mode per contact (``F``, ``T``, ``S+``,
 ``S-``) and the continua of statically indeterminate contact sets; one contact is ``k = 1``
 (:attr:`ContactSolution.reaction`, :attr:`ContactSolution.mode`). :func:`rigid_references` picks the impulse a
@@ -25,6 +28,13 @@ located events); each returns a :class:`RigidTrajectory`.
 from regcontact.rigid import lcp as lcp
 from regcontact.rigid.contact_modes import (
     law_solutions_by_mode as law_solutions_by_mode,
+)
+from regcontact.rigid.darboux_keller import (
+    IMPACT_LAWS as IMPACT_LAWS,
+    ImpactOutcome as ImpactOutcome,
+    ImpactPhase as ImpactPhase,
+    darboux_keller as darboux_keller,
+    darboux_keller_map as darboux_keller_map,
 )
 from regcontact.rigid.event_driven import (
     event_driven as event_driven,
