@@ -360,9 +360,9 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line (``argv``: its arguments, default ``sys.argv[1:]``) and return its exit status.
 
-    Ctrl-C ends it with one line and status 130 (128 + SIGINT, as shells report it). When the process is the
-    command line's own (no ``argv``), it then ends at once: tearing down the interpreter while JAX's native
-    threads are still compiling or solving can crash it (a segmentation fault instead of status 130).
+    Ctrl-C ends it with one line and status 130 (128 + SIGINT, as shells report it), SIGTERM with 143. When the
+    process is the command line's own (no ``argv``), it then ends at once: tearing down the interpreter while
+    JAX's native threads are still compiling or solving can crash it (a segmentation fault instead of status 130).
     """
     args = _parser().parse_args(argv)
     try:
@@ -373,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     if status in (INTERRUPTED, TERMINATED) and argv is None:
         sys.stdout.flush()
         sys.stderr.flush()
-        os._exit(INTERRUPTED)
+        os._exit(status)
     return status
 
 
