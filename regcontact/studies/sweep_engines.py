@@ -80,11 +80,14 @@ class LocalEngine(AbstractSweepEngine):
 
 def solve_chunk(cases: Case, settings: SolveSettings) -> tuple[CompliantRun, SweepTimings]:
     """A Dask task: one padded chunk, solved in one vmapped call on the worker's devices (every core, as
-    ``regcontact run`` takes them, unless ``JAX_NUM_CPU_DEVICES`` says otherwise; or every GPU)."""
+    ``regcontact run`` takes them, unless ``JAX_NUM_CPU_DEVICES`` says otherwise; or every GPU). The worker's
+    first task also switches on the compilation cache, so that a restarted worker need not compile again."""
+    from regcontact.compliant.compilation_cache import use_compilation_cache
     from regcontact.compliant.devices import backends_started, use_host_cores
 
     if not backends_started():
         use_host_cores()
+        use_compilation_cache()
     return sweep(cases, settings, chunk_size=batch_size(cases))
 
 

@@ -52,3 +52,11 @@ def assert_same_results(out: Path, reference: Path, also: tuple[str, ...] = ()) 
             grid.attrs.pop(key, None)
     xr.testing.assert_identical(grids[0], grids[1])
     assert not (out / "chunks").exists()
+
+
+def run_reference(folder: Path) -> Path:
+    """The uninterrupted run's results, in this process."""
+    from regcontact.cli import main
+
+    assert main(["run", str(write_study(folder)), "--out", str(folder / "out")]) == 0
+    return folder / "out"

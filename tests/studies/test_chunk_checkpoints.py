@@ -14,7 +14,7 @@ import pytest
 import regcontact
 from regcontact.cli import main
 from regcontact.studies import chunk_checkpoints
-from tests.studies.sweep_study import assert_same_results, write_study
+from tests.studies.sweep_study import assert_same_results, run_reference, write_study
 
 ROOT = Path(__file__).parents[2]
 CHUNKS = 6
@@ -22,10 +22,7 @@ CHUNKS = 6
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory) -> Path:
-    """The uninterrupted run's results."""
-    folder = tmp_path_factory.mktemp("reference")
-    assert main(["run", str(write_study(folder)), "--out", str(folder / "out")]) == 0
-    return folder / "out"
+    return run_reference(tmp_path_factory.mktemp("reference"))
 
 
 def _stop_after(monkeypatch, saved: int, error: BaseException) -> None:
