@@ -10,6 +10,7 @@ changed config or package version) are refused unless the caller discards them.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -40,7 +41,8 @@ def study_identity(config: dict[str, Any]) -> str:
 
 
 def _write_atomically(path: Path, content: bytes) -> None:
-    """``path`` holds ``content`` whole, or is as it was: written to a temporary name, synced, renamed."""
+    """``path`` holds ``content`` whole, or is as it was: written to a temporary name, synced, renamed (and the
+    rename synced, where the OS lets a folder be opened)."""
     partial = path.with_name(f".{path.name}.partial")
     try:
         with open(partial, "wb") as handle:
@@ -50,6 +52,12 @@ def _write_atomically(path: Path, content: bytes) -> None:
         os.replace(partial, path)
     finally:
         partial.unlink(missing_ok=True)
+    with contextlib.suppress(OSError):
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
 
 
 class ChunkCheckpoints:
