@@ -193,6 +193,8 @@ def _engine(args: argparse.Namespace):
         yield LocalEngine()
         return
     flag, value = ("--scheduler", args.scheduler) if args.scheduler else ("--local-cluster", args.local_cluster)
+    if args.local_cluster is not None and args.local_cluster < 1:
+        raise ConfigError(flag, value, "a number of worker processes of at least 1")
     with contextlib.ExitStack() as stack:
         try:
             engine = stack.enter_context(DaskEngine.connect(args.scheduler, args.local_cluster))

@@ -3,6 +3,7 @@ a worker killed during the sweep has its chunk solved again (the scheduler's ret
 
 import os
 import signal
+from pathlib import Path
 
 import pytest
 
@@ -59,3 +60,18 @@ def test_a_worker_killed_during_the_sweep_has_its_chunk_solved_again(tmp_path, e
     for name, folder in (("local", tmp_path / "local"), ("cluster", tmp_path / "cluster")):
         write_results(local if name == "local" else result, loaded.config, folder)
     assert (tmp_path / "cluster" / "results.csv").read_bytes() == (tmp_path / "local" / "results.csv").read_bytes()
+
+
+def test_bad_cluster_options_are_refused_in_one_line_before_anything_runs(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(["run", str(write_study(tmp_path)), "--out", str(out), "--local-cluster", "0"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "regcontact: config error: --local-cluster = 0: expected a number of worker processes of at least 1"
+    )
+    rigid = Path(__file__).parents[2] / "studies" / "rigid_painleve.toml"
+    assert main(["run", str(rigid), "--out", str(out), "--scheduler", "tcp://127.0.0.1:1"]) == 2
+    assert capsys.readouterr().err == (
+        "regcontact: config error: --scheduler = 'tcp://127.0.0.1:1': expected a study of kind 'compliant_sweep' "
+        "(this kind runs in one process)\n"
+    )
+    assert not out.exists()
