@@ -173,18 +173,31 @@ sys.exit(main())
 """
 
 
+@pytest.fixture(scope="module")
+def compilation_cache(tmp_path_factory) -> str:
+    """A compilation cache the signalled processes share: the first compiles, the others load."""
+    return str(tmp_path_factory.mktemp("compilation_cache"))
+
+
 @pytest.mark.parametrize(
     ("signum", "status", "word"),
     [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated"), (signal.SIGKILL, -9, None)],
 )
-def test_a_signal_between_chunks_then_resume_equals_an_uninterrupted_run(tmp_path, reference, signum, status, word):
+def test_a_signal_between_chunks_then_resume_equals_an_uninterrupted_run(
+    tmp_path, reference, compilation_cache, signum, status, word
+):
     config, out = str(write_study(tmp_path)), str(tmp_path / "out")
+    environment = {
+        "PYTHONPATH": str(ROOT),
+        "JAX_NUM_CPU_DEVICES": "2",
+        "REGCONTACT_COMPILATION_CACHE": compilation_cache,
+    }
     process = subprocess.Popen(
-        [sys.executable, "-c", SLOWED, "run", config, "--out", out, "--no-compilation-cache"],
+        [sys.executable, "-c", SLOWED, "run", config, "--out", out],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT), "JAX_NUM_CPU_DEVICES": "2"},
+        env={**os.environ, **environment},
     )
     assert process.stderr is not None
     while (line := process.stderr.readline()) != "saved 2\n":
