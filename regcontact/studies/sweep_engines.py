@@ -156,7 +156,8 @@ class DaskEngine(AbstractSweepEngine):
                         on_chunk(first, pieces[first])
                     bar.update(count_here)
                     solved += count_here
-                    if solved - count_here == total - left and announce_above is not None and left >= announce_above:
+                    first_back = solved - count_here == total - left
+                    if first_back and announce_above is not None and left >= announce_above:
                         progress(pace_line(left, count_here, time.perf_counter() - start))
         finally:
             self.client.cancel([future for future in futures if not future.done()])

@@ -35,6 +35,24 @@ def test_a_two_worker_cluster_writes_the_results_of_a_run_in_one_process(tmp_pat
     assert_same_results(out, reference, also=("device",))
 
 
+def test_a_sweep_stopped_in_one_process_resumes_on_the_cluster(tmp_path, reference, engine, monkeypatch, capsys):
+    config, out = str(write_study(tmp_path)), str(tmp_path / "out")
+    real = ChunkCheckpoints.save
+
+    def save(self, first, runs):
+        if self.kept >= 2:
+            raise KeyboardInterrupt
+        real(self, first, runs)
+
+    monkeypatch.setattr(ChunkCheckpoints, "save", save)
+    assert main(["run", config, "--out", out]) == 130
+    monkeypatch.undo()
+    address = engine.client.scheduler.address
+    assert main(["run", config, "--out", out, "--resume", "--scheduler", address]) == 0
+    assert "sending 4 chunks of 2 cases to 2 Dask workers" in capsys.readouterr().err
+    assert_same_results(tmp_path / "out", reference, also=("device",))
+
+
 def test_a_worker_killed_during_the_sweep_has_its_chunk_solved_again(tmp_path, engine):
     # 60 chunks of 2 (the workers have compiled them already): chunks are still out when the first is back.
     loaded = load_study(write_study(tmp_path), ["sweep.alpha={logspace=[2, 5, 120]}"])
