@@ -1,13 +1,15 @@
 """The ``regcontact`` command line.
 
     regcontact run CONFIG [--out DIR] [--set key.path=value ...] [--device cpu|gpu] [--no-compilation-cache]
+                          [--resume | --restart] [--scheduler ADDRESS | --local-cluster N] [--estimate-above N]
     regcontact figures [NAME ...] [--out DIR] [--list]
 
 A bad config or option (a CONFIG that is not a readable TOML file, an ``--out`` where nothing can be written)
 stops with one line naming the key, the value and what was expected (exit status 2), before anything runs or is
 written. Progress goes to stderr, the results table to stdout. If the results cannot be written at the end after
 all, the table is printed and they are written to a temporary folder that the message names (exit status 1).
-Ctrl-C stops with one line and exit status 130.
+Ctrl-C stops with one line and exit status 130, SIGTERM with exit status 143; a compliant sweep keeps every
+chunk it finished in ``<out>/chunks/`` and the line says how many (``--resume`` continues them).
 
 Before JAX starts, ``run`` picks the back end (``--device``; default: what JAX finds), splits the CPU into one
 JAX device per core so that a sweep shards across all of them (unless ``JAX_NUM_CPU_DEVICES`` or ``XLA_FLAGS``
@@ -18,7 +20,9 @@ already set a host device count), and keeps compiled code in the user cache fold
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -26,8 +30,9 @@ from pathlib import Path
 
 __all__ = ["main"]
 
-#: Exit status after Ctrl-C.
+#: Exit status after Ctrl-C, and after SIGTERM.
 INTERRUPTED = 130
+TERMINATED = 143
 
 
 def _progress(message: str) -> None:
@@ -105,34 +110,135 @@ def _start_jax(args: argparse.Namespace, announce: bool) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    """Check, run, write, print. Results are never lost: if ``--out`` fails at the end, they go elsewhere."""
+    """Check, run, write, print. Results are never lost: if ``--out`` fails at the end, they go elsewhere; a
+    sweep stopped on the way keeps its finished chunks."""
+    from regcontact.studies.chunk_checkpoints import ChunkWriteError
     from regcontact.studies.config import ConfigError
 
+    checkpoints = None
     try:
         loaded, out_dir = _load(args)
+        checkpoints = _checkpoints(args, loaded, out_dir)
         # The rigid study solves small LCPs on the host: its devices and JAX's cache are not worth a line.
         _start_jax(args, announce=loaded.kind.KIND != "rigid_painleve")
-        result = _compute(loaded)
+        with _engine(args) as engine, _terminate_as_exception():
+            result = _compute(loaded, checkpoints, engine, args.estimate_above)
     except ConfigError as error:
         _error(f"config error: {error}")
         return 2
     except KeyboardInterrupt:
-        _error("interrupted; nothing written")
+        _error(f"interrupted; {_kept(checkpoints)}")
         return INTERRUPTED
+    except _Terminated:
+        _error(f"terminated; {_kept(checkpoints)}")
+        return TERMINATED
+    except ChunkWriteError as error:
+        _error(f"{error}; {_kept(checkpoints)}")
+        return 1
+    except Exception:
+        if checkpoints is not None and checkpoints.held():
+            _error(_kept(checkpoints))
+        raise
     written = _write(result, loaded.config, out_dir)
     _print_result(result, loaded)
     if isinstance(written, OSError):
         return _write_elsewhere(result, loaded.config, out_dir, written)
+    if checkpoints is not None:
+        checkpoints.discard()
     print(f"wrote {', '.join(map(str, written[:-1]))} and {written[-1]}")
     return 1 if result.failures else 0
 
 
-def _compute(loaded):
+def _checkpoints(args: argparse.Namespace, loaded, out_dir: Path):
+    """The chunk checkpoints of a chunked study in ``out_dir`` (None for other kinds). Chunks a former run kept
+    are continued with ``--resume``, discarded with ``--restart``, and otherwise refused, as are another
+    study's: :class:`ConfigError`."""
+    from regcontact.studies.chunk_checkpoints import CHUNKS_FOLDER, ChunkCheckpoints
+    from regcontact.studies.config import ConfigError
+
+    if not getattr(loaded.kind, "CHUNKED", False):
+        for flag, value in (("--scheduler", args.scheduler), ("--local-cluster", args.local_cluster)):
+            if value is not None:
+                raise ConfigError(flag, value, "a study of kind 'compliant_sweep' (this kind runs in one process)")
+        return None
+    checkpoints = ChunkCheckpoints(out_dir / CHUNKS_FOLDER, loaded.config)
+    if args.restart:
+        checkpoints.discard()
+    checkpoints.check(args.out or str(out_dir))
+    held = checkpoints.held()
+    if held and not args.resume:
+        raise ConfigError(
+            "--out",
+            args.out or str(out_dir),
+            f"a folder without kept chunks (it holds {held} of this study's in {CHUNKS_FOLDER}/: --resume continues "
+            "them, --restart discards them)",
+        )
+    return checkpoints
+
+
+def _kept(checkpoints) -> str:
+    """``kept 3 of 10 chunks (96 of 320 cases) in out/chunks: --resume continues`` or ``nothing written``."""
+    if checkpoints is None or not checkpoints.held():
+        return "nothing written"
+    return f"{checkpoints.summary()}: the same command with --resume continues"
+
+
+@contextlib.contextmanager
+def _engine(args: argparse.Namespace):
+    """Where a sweep's chunks are solved: this process, or Dask workers (``--scheduler``, ``--local-cluster``)."""
+    from regcontact.studies.config import ConfigError
+    from regcontact.studies.sweep_engines import DaskEngine, LocalEngine
+
+    if args.scheduler is None and args.local_cluster is None:
+        yield LocalEngine()
+        return
+    flag, value = ("--scheduler", args.scheduler) if args.scheduler else ("--local-cluster", args.local_cluster)
+    if args.local_cluster is not None and args.local_cluster < 1:
+        raise ConfigError(flag, value, "a number of worker processes of at least 1")
+    with contextlib.ExitStack() as stack:
+        try:
+            engine = stack.enter_context(DaskEngine.connect(args.scheduler, args.local_cluster))
+        except ImportError:
+            raise ConfigError(flag, value, "Dask installed (pip install 'regcontact[cluster]')") from None
+        except OSError as error:
+            raise ConfigError(flag, value, f"a Dask scheduler that answers ({error})") from None
+        _progress(f"cluster: {engine.describe([])}")
+        yield engine
+
+
+class _Terminated(Exception):
+    """SIGTERM arrived (a job scheduler stopping the run)."""
+
+
+@contextlib.contextmanager
+def _terminate_as_exception():
+    """SIGTERM raises :class:`_Terminated` in the block, so that the run stops with a line as after Ctrl-C."""
+
+    def terminate(signum, frame):
+        raise _Terminated
+
+    try:
+        previous = signal.signal(signal.SIGTERM, terminate)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _compute(loaded, checkpoints, engine, estimate_above: int):
     """Run the loaded study, with its notes and total time in the result."""
     for note in loaded.notes:
         _progress(f"note: {note}")
     start = time.perf_counter()
-    result = loaded.kind.run(loaded.config, progress=_progress)
+    if getattr(loaded.kind, "CHUNKED", False):
+        result = loaded.kind.run(
+            loaded.config, progress=_progress, checkpoints=checkpoints, engine=engine, announce_above=estimate_above
+        )
+    else:
+        result = loaded.kind.run(loaded.config, progress=_progress)
     result.notes.extend(loaded.notes)
     result.timings["total_s"] = time.perf_counter() - start
     return result
@@ -226,6 +332,23 @@ def _parser() -> argparse.ArgumentParser:
         help="compile afresh, keeping nothing (default: compiled code is kept in the user cache folder, "
         "or in $REGCONTACT_COMPILATION_CACHE)",
     )
+    restart = run.add_mutually_exclusive_group()
+    restart.add_argument(
+        "--resume", action="store_true", help="continue a sweep from the chunks a stopped run kept in OUT/chunks/"
+    )
+    restart.add_argument("--restart", action="store_true", help="discard the chunks kept in OUT/chunks/ and start over")
+    cluster = run.add_mutually_exclusive_group()
+    cluster.add_argument("--scheduler", metavar="ADDRESS", help="solve the chunks on a Dask cluster (tcp://host:8786)")
+    cluster.add_argument(
+        "--local-cluster", type=int, metavar="N", help="solve the chunks on N local Dask worker processes"
+    )
+    run.add_argument(
+        "--estimate-above",
+        type=int,
+        default=100_000,
+        metavar="N",
+        help="a sweep of N cases or more says its time estimate after its first chunk (default: 100000)",
+    )
     run.set_defaults(handler=_run)
 
     figures = commands.add_parser("figures", help="regenerate the paper figures")
@@ -239,9 +362,9 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line (``argv``: its arguments, default ``sys.argv[1:]``) and return its exit status.
 
-    Ctrl-C ends it with one line and status 130 (128 + SIGINT, as shells report it). When the process is the
-    command line's own (no ``argv``), it then ends at once: tearing down the interpreter while JAX's native
-    threads are still compiling or solving can crash it (a segmentation fault instead of status 130).
+    Ctrl-C ends it with one line and status 130 (128 + SIGINT, as shells report it), SIGTERM with 143. When the
+    process is the command line's own (no ``argv``), it then ends at once: tearing down the interpreter while
+    JAX's native threads are still compiling or solving can crash it (a segmentation fault instead of status 130).
     """
     args = _parser().parse_args(argv)
     try:
@@ -249,10 +372,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         _error("interrupted")
         status = INTERRUPTED
-    if status == INTERRUPTED and argv is None:
+    if status in (INTERRUPTED, TERMINATED) and argv is None:
         sys.stdout.flush()
         sys.stderr.flush()
-        os._exit(INTERRUPTED)
+        os._exit(status)
     return status
 
 

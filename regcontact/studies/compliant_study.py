@@ -15,7 +15,7 @@ import jax.tree_util as jtu
 import numpy as np
 from jaxtyping import ArrayLike
 
-from regcontact.compliant.devices import describe_devices, sweep_devices
+from regcontact.compliant.devices import sweep_devices
 from regcontact.compliant.outcome import END_MODES, classify
 from regcontact.compliant.run_checks import RUN_CHECKS
 from regcontact.compliant.simulate import (
@@ -24,7 +24,7 @@ from regcontact.compliant.simulate import (
     Case,
     CompliantRun,
     SolveSettings,
-    sweep,
+    sweep_chunk_size,
 )
 from regcontact.compliant.switches import RESTART_SURFACES
 from regcontact.compliant.termination import EVENTS
@@ -33,15 +33,19 @@ from regcontact.contact.normal_laws import NORMAL_LAWS, AbstractJumpingNormalLaw
 from regcontact.convergence import DRIFT_TOLERANCE, MIN_TAIL_POINTS, ROUNDOFF_FACTOR, TAIL_DECADES, analyse
 from regcontact.rigid.references import ReferenceOptions, RigidReferences, rigid_references_batch
 from regcontact.studies import config as cfg
+from regcontact.studies.chunk_checkpoints import ChunkCheckpoints
 from regcontact.studies.compliant_cases import SweepCases, sweep_cases
 from regcontact.studies.grid_dataset import GridAxis
 from regcontact.studies.study_result import StudyResult
+from regcontact.studies.sweep_engines import AbstractSweepEngine, LocalEngine
 from regcontact.studies.sweep_plan import ALPHA, SweepPlan, column_name, plan_sweep, sweep_fields
 from regcontact.studies.system_config import SYSTEM_KINDS, kind_fields, system_kind
 
-__all__ = ["KIND", "TABLE_COLUMNS", "build_cases", "check", "plan", "run", "schema"]
+__all__ = ["CHUNKED", "KIND", "TABLE_COLUMNS", "build_cases", "check", "plan", "run", "schema"]
 
 KIND = "compliant_sweep"
+#: Its ``run`` takes chunk checkpoints and a sweep engine (``regcontact run --resume``, ``--scheduler``).
+CHUNKED = True
 
 _PARAMETER_PARSERS = {"positive": cfg.positive, "nonnegative": cfg.nonnegative}
 
@@ -436,8 +440,18 @@ def _axes_line(built: SweepCases) -> str:
     return f"{built.size} cases: {axes}, {len(built.system_tables)} distinct system(s)"
 
 
-def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
-    """Run the sweep and return its table, references, solver statistics and timings."""
+def run(
+    config: dict[str, Any],
+    progress: Callable[[str], None] = lambda message: None,
+    checkpoints: ChunkCheckpoints | None = None,
+    engine: AbstractSweepEngine | None = None,
+    announce_above: int | None = None,
+) -> StudyResult:
+    """Run the sweep and return its table, references, solver statistics and timings.
+
+    ``checkpoints`` keeps each solved chunk on disk and supplies the chunks a former run of the same study
+    kept; ``engine`` solves the chunks (default: here, :class:`LocalEngine`; or on a Dask cluster); with
+    ``announce_above`` cases or more, the pace of the first chunk and the time the sweep will take are said."""
     built = sweep_cases(config, plan(config))
     cases = built.cases
     settings = SolveSettings(
@@ -453,8 +467,22 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
     options = ReferenceOptions(config["references"]["impulse_velocity"], tuple(listed))
     references = rigid_references_batch(systems, options, _trend_steps(listed) if listed else ())
     devices = sweep_devices()
-    runs, timings = sweep(
-        cases, settings, chunk_size=config["sweep"]["chunk_size"], progress=progress, devices=devices, progress_bar=True
+    chunk = sweep_chunk_size(cases, devices, config["sweep"]["chunk_size"])
+    done: dict[int, CompliantRun] = {}
+    if checkpoints is not None:
+        chunk, done = checkpoints.resume(built.size, chunk)
+        if done:
+            progress(f"resuming: {checkpoints.summary()}")
+    engine = engine or LocalEngine()
+    runs, timings = engine.sweep(
+        cases,
+        settings,
+        chunk,
+        progress,
+        devices,
+        done,
+        None if checkpoints is None else checkpoints.save,
+        announce_above,
     )
     impulsive, end_modes = (np.asarray(codes) for codes in classify(cases, runs, settings))
 
@@ -529,7 +557,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
         failures=[_failure_line(row, list(built.labels)) for row in failed],
         summary=_convergence_lines(convergence),
         extra={"convergence": convergence, **({"partial_results": partial} if partial else {})},
-        device=describe_devices(devices),
+        device=engine.describe(devices),
         grid=[
             GridAxis(
                 column_name(axis.keys[0]),

@@ -68,3 +68,26 @@ def test_a_long_table_is_printed_with_its_ends_and_a_count_of_the_rows_left_out(
     assert lines[2].split() == ["0", "0"] and lines[-1].split() == ["999", "999"]
     short = StudyResult(name="s", kind="k", rows=[{"alpha": 1.0}] * 6)
     assert len(format_table(short).splitlines()) == 2 + 6
+
+
+def test_a_large_sweep_says_its_size_and_a_time_estimate_from_its_first_chunk(tmp_path, capsys):
+    import re
+
+    sweep = ["--set", "sweep.alpha={logspace=[3, 4, 6]}", "--set", "sweep.chunk_size=2"]
+    assert main(["run", str(TABLE1), "--out", str(tmp_path), *sweep, "--estimate-above", "6"]) == 0
+    err = capsys.readouterr().err
+    assert "6 cases: 6 alpha" in err
+    (line,) = [line for line in err.splitlines() if "at this pace" in line]
+    assert re.fullmatch(r"\[regcontact\] 6 cases: the first 2 took \d+\.\d\d s, about \d+ s for all at this pace", line)
+    assert main(["run", str(TABLE1), "--out", str(tmp_path), *sweep, "--estimate-above", "7"]) == 0
+    assert "at this pace" not in capsys.readouterr().err
+
+
+def test_the_time_estimate_is_in_units_a_person_reads():
+    from regcontact.compliant.simulate import pace_line
+
+    assert pace_line(1_000_000, 64, 0.25) == (
+        "1,000,000 cases: the first 64 took 0.25 s, about 65.1 min for all at this pace"
+    )
+    assert pace_line(100_000, 64, 8.0).endswith("about 3.5 h for all at this pace")
+    assert pace_line(640, 64, 1.0).endswith("about 10 s for all at this pace")

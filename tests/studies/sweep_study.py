@@ -1,0 +1,62 @@
+"""A cheap compliant sweep for the tests of chunk checkpoints and sweep engines: the Table 1 rod at a loose
+tolerance, 12 α in chunks of 2 (6 chunks), and what its result files hold apart from the run's own time and
+command line."""
+
+import json
+from pathlib import Path
+
+import xarray as xr
+
+STUDY = """
+[study]
+name = "chunked"
+kind = "compliant_sweep"
+
+[system]
+phi0 = 1.0471975511965976
+
+[sweep]
+alpha = { logspace = [2, 5, 12] }
+chunk_size = 2
+
+[solver]
+name = "RadauIIA5"
+rtol = 1e-7
+atol = 1e-9
+
+[references]
+impulse_velocity = true
+"""
+
+#: Entries that differ between any two runs of the same study: when and how it was run, and how long it took.
+RUN_OWN = ("created", "command", "timings_s")
+
+
+def write_study(folder: Path) -> Path:
+    path = folder / "chunked.toml"
+    path.write_text(STUDY)
+    return path
+
+
+def assert_same_results(out: Path, reference: Path, also: tuple[str, ...] = ()) -> None:
+    """The CSV byte for byte; the JSON and the NetCDF grid equal but for :data:`RUN_OWN` (and ``also``)."""
+    assert (out / "results.csv").read_bytes() == (reference / "results.csv").read_bytes()
+    documents = [json.loads((folder / "results.json").read_text()) for folder in (out, reference)]
+    for document in documents:
+        for key in RUN_OWN + also:
+            document.pop(key)
+    assert documents[0] == documents[1]
+    grids = [xr.open_dataset(folder / "results.nc").load() for folder in (out, reference)]
+    for grid in grids:
+        for key in RUN_OWN + also:
+            grid.attrs.pop(key, None)
+    xr.testing.assert_identical(grids[0], grids[1])
+    assert not (out / "chunks").exists()
+
+
+def run_reference(folder: Path) -> Path:
+    """The uninterrupted run's results, in this process."""
+    from regcontact.cli import main
+
+    assert main(["run", str(write_study(folder)), "--out", str(folder / "out")]) == 0
+    return folder / "out"
