@@ -31,7 +31,7 @@ def test_run_writes_table_csv_and_json(tmp_path, capsys):
 
     document = json.loads((out / "results.json").read_text())
     assert document["config"]["sweep"]["alpha"] == [1e3, 1e4]
-    assert document["references"]["impulse_velocity"] == pytest.approx([0.3247595, 0.4375], abs=1e-7)
+    assert document["references"]["impulse_velocity"] == [pytest.approx([0.3247595, 0.4375], abs=1e-7)]  # per contact
     assert {"jax", "diffrax", "numpy", "python"} <= set(document["versions"])
     assert document["timings_s"]["compile_s"] > 0 and document["solver_statistics"]["failed_cases"] == 0
     assert not list(out.glob(".*partial"))
