@@ -29,6 +29,7 @@ FIGURE_MODULES: tuple[str, ...] = (
     "regcontact.figures.penetration_map",
     "regcontact.figures.table1_variants",
     "regcontact.figures.rigid_trajectories",
+    "regcontact.figures.impact_map",
 )
 
 

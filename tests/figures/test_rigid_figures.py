@@ -2,6 +2,9 @@
 
 import csv
 
+import numpy as np
+import pytest
+
 from regcontact.figures import load_figures
 
 RIGID_FIGURES = {
@@ -26,3 +29,18 @@ def test_painleve_coefficient_figure(tmp_path):
     with written[1].open() as handle:
         rows = list(csv.DictReader(handle))
     assert min(float(row["mA"]) for row in rows) < 0 < max(float(row["mA"]) for row in rows)
+
+
+def test_impact_map_regions_cover_the_incoming_half_plane(tmp_path):
+    """Fig. 10's regions are computed: contiguous sectors from 180° to 360°, the slip reversal cases (c, d) have a
+    region whose impact ends slipping the other way, and the Painlevé case (b) an impact from v⁻ = 0."""
+    from regcontact.figures.impact_map import path, sectors
+
+    for case in "abcd":
+        found = sectors(case)
+        assert found[0][0] == pytest.approx(np.pi) and found[-1][1] == pytest.approx(2 * np.pi)
+        assert all(high == pytest.approx(low, abs=1e-9) for (_, high, _), (low, _, _) in zip(found, found[1:]))
+    assert any("S+ c" in form and "S- r" in form for *_, form in sectors("c"))
+    assert any("S- c" in form and "S+ r" in form for *_, form in sectors("d"))
+    corners = path("b", 360.0)
+    assert corners[0][1] == pytest.approx(0.0, abs=1e-12) and corners[:, 1].min() < 0 and corners[-1][1] > 0
