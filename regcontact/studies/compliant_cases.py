@@ -16,7 +16,7 @@ import numpy as np
 
 from regcontact.compliant.simulate import Case, Controls
 from regcontact.compliant.termination import effective_normal_mass
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact.contact_model import ContactModel, law_exponents
 from regcontact.contact.friction_laws import FRICTION_LAWS
 from regcontact.contact.normal_laws import NORMAL_LAWS
 from regcontact.studies.sweep_plan import ALPHA, SweepPlan, column_name
@@ -33,8 +33,8 @@ def contact_from_config(contact: dict[str, Any]) -> ContactModel:
     return ContactModel(
         normal=normal(**contact["normal"]),
         friction=friction(**contact["friction"]),
-        normal_exponents=normal(**contact["normal_exponents"]),
-        friction_exponents=friction(**contact["friction_exponents"]),
+        normal_exponents=law_exponents(normal, **contact["normal_exponents"]),
+        friction_exponents=law_exponents(friction, **contact["friction_exponents"]),
     )
 
 

@@ -392,13 +392,45 @@ def _reference_line(name: str, entry: dict[str, Any], variable: str = "α") -> l
     return [head, *(f"    warning: {warning}" for warning in entry["warnings"])]
 
 
+#: Past this many systems the convergence block shows the first and last :data:`SHOWN_SYSTEMS` and counts the
+#: warnings (every system is in ``results.json``), so that it fits on a screen.
+MAX_PRINTED_SYSTEMS = 10
+SHOWN_SYSTEMS = 3
+
+
 def _convergence_lines(convergence: dict[str, Any]) -> list[str]:
-    """The convergence block ``regcontact run`` prints after the table."""
+    """The convergence block ``regcontact run`` prints after the table; for many systems, the first and last few
+    and each distinct warning once, with the number of systems that have it."""
     lines = [
         "convergence as α → ∞ (d = max-norm distance of the force integrals to the reference, d ∝ α^-order fitted "
         f"over the {convergence['tail_rule']}; limit extrapolated with that order from the last two α):"
     ]
-    for entry in convergence["systems"]:
+    systems = convergence["systems"]
+    if len(systems) <= MAX_PRINTED_SYSTEMS:
+        lines += _system_lines(systems)
+    else:
+        left_out = len(systems) - 2 * SHOWN_SYSTEMS
+        first, last = (
+            [line for line in _system_lines(part) if not line.lstrip().startswith("warning: ")]
+            for part in (systems[:SHOWN_SYSTEMS], systems[-SHOWN_SYSTEMS:])
+        )
+        lines += [*first, f"… {left_out:,} more systems …", *last]
+        counts: dict[str, int] = {}
+        for line in _system_lines(systems):
+            if line.lstrip().startswith("warning: "):
+                counts[line.strip()] = counts.get(line.strip(), 0) + 1
+        if counts:
+            lines.append(f'warnings over all {len(systems):,} systems (each in results.json, under "convergence"):')
+            lines += [f"  {warning} ({count:,} systems)" for warning, count in counts.items()]
+    if "note" in convergence:
+        lines.append(f"note: {convergence['note']}")
+    return lines
+
+
+def _system_lines(systems: list[dict[str, Any]]) -> list[str]:
+    """The convergence lines of each system: its label, its warnings and one line per reference."""
+    lines: list[str] = []
+    for entry in systems:
         if entry["system"]:
             lines.append("system " + ", ".join(f"{k}={v:g}" for k, v in entry["system"].items()) + ":")
         lines += [f"  warning: {warning}" for warning in entry.get("warnings", [])]
@@ -412,8 +444,6 @@ def _convergence_lines(convergence: dict[str, Any]) -> list[str]:
                 lines += _reference_line("time stepping δt·λ̃ → Λ as δt → 0, Λ =", trend, "δt")
             else:
                 lines += [f"  time stepping as δt → 0: {'; '.join(trend['warnings'])}"]
-    if "note" in convergence:
-        lines.append(f"note: {convergence['note']}")
     return lines
 
 
