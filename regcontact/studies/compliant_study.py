@@ -9,7 +9,7 @@ time-stepping LCP (Sec. 4). All cases run in one vmapped, jitted call (chunked).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jax.tree_util as jtu
 import numpy as np
@@ -31,7 +31,6 @@ from regcontact.compliant.termination import EVENTS
 from regcontact.contact.friction_laws import FRICTION_LAWS, AbstractFrictionLaw
 from regcontact.contact.normal_laws import NORMAL_LAWS, AbstractJumpingNormalLaw, AbstractNormalLaw
 from regcontact.convergence import DRIFT_TOLERANCE, MIN_TAIL_POINTS, ROUNDOFF_FACTOR, TAIL_DECADES, analyse
-from regcontact.rigid.references import MultiContactReferences, RigidReferences, rigid_references_batch
 from regcontact.studies import config as cfg
 from regcontact.studies.compliant_cases import SweepCases, sweep_cases
 from regcontact.studies.grid_dataset import GridAxis
@@ -159,7 +158,7 @@ def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
         kind_check({**config["system"], **{column_name(key): columns[key][case] for key in system_keys}})
     normal_law = config["contact"]["normal_law"]
     limit_key = "termination.time_limit"
-    limits = axes.values(limit_key) if axes.axis_of(limit_key) is not None else [config["termination"]["time_limit"]]
+    limits = axes.per_case(limit_key, config["termination"]["time_limit"])
     if "contact_time" in limits and NORMAL_LAWS[normal_law].LINEAR_STIFFNESS is None:
         raise cfg.ConfigError(
             limit_key,
@@ -243,7 +242,10 @@ def _integral_columns(integrals: ArrayLike, ok: bool) -> dict[str, float | None]
     return columns
 
 
-References = RigidReferences | MultiContactReferences
+if TYPE_CHECKING:  # the rigid references (and SciPy) are imported when a study runs, not to validate it
+    from regcontact.rigid.references import MultiContactReferences, RigidReferences
+
+    References = RigidReferences | MultiContactReferences
 
 
 def _reference_columns(reference: References, integrals: ArrayLike, ok: bool) -> dict[str, Any]:
@@ -356,7 +358,7 @@ def _convergence(
         "systems": entries,
     }
     limit_key = "termination.time_limit"
-    limits = axes.values(limit_key) if axes.axis_of(limit_key) is not None else [config["termination"]["time_limit"]]
+    limits = axes.per_case(limit_key, config["termination"]["time_limit"])
     fixed_times = sorted({limit for limit in limits if limit != "contact_time"})
     if fixed_times:
         document["note"] = (
@@ -478,6 +480,8 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
 
     systems = [jtu.tree_map(lambda leaf, j=j: leaf[j], built.systems) for j in range(len(built.system_tables))]
     listed = config["references"]["time_stepping_dt"]
+    from regcontact.rigid.references import rigid_references_batch
+
     references = rigid_references_batch(systems, config["references"], _trend_steps(listed) if listed else ())
     devices = sweep_devices()
     runs, timings = sweep(
