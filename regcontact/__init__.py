@@ -11,79 +11,39 @@ The layers, each a subpackage, from the bottom up (a layer imports only those be
 * :mod:`regcontact.figures` and :mod:`regcontact.cli`: the paper figures and the ``regcontact`` command.
 
 Importing the package switches JAX to float64 once: stiffness ratios of 1e8 and beyond are meaningless in
-float32. This is the one place that sets it.
+float32. This is the one place that sets it: on JAX if it is already imported, else through ``JAX_ENABLE_X64``,
+which JAX reads when it is first imported. The top-level names (``regcontact.solve``, …) are imported on first
+use (:mod:`regcontact._api`), so that importing the package, ``regcontact --help`` and a config error do not
+wait for JAX.
 """
 
-import jax as _jax
+import os as _os
+import sys as _sys
+from importlib import import_module as _import_module
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 
-_jax.config.update("jax_enable_x64", True)
-
-from regcontact import (
-    compliant as compliant,
-    contact as contact,
-    rigid as rigid,
-    stability as stability,
-    studies as studies,
-    systems as systems,
-)
-from regcontact.compliant import (
-    EVENTS as EVENTS,
-    IMPLICIT_SOLVERS as IMPLICIT_SOLVERS,
-    RUN_CHECKS as RUN_CHECKS,
-    SOLVER_STATUSES as SOLVER_STATUSES,
-    Case as Case,
-    CompliantRun as CompliantRun,
-    CompliantState as CompliantState,
-    CompliantSystem as CompliantSystem,
-    Controls as Controls,
-    SolveSettings as SolveSettings,
-    SweepTimings as SweepTimings,
-    batch_agreement as batch_agreement,
-    contact_forces as contact_forces,
-    contact_open as contact_open,
-    contact_time as contact_time,
-    describe_devices as describe_devices,
-    effective_normal_mass as effective_normal_mass,
-    flat_vector_field as flat_vector_field,
-    gap_resolution as gap_resolution,
-    initial_state as initial_state,
-    solve as solve,
-    solvers as solvers,
-    sweep as sweep,
-    sweep_devices as sweep_devices,
-    trajectory as trajectory,
-    use_compilation_cache as use_compilation_cache,
-    use_host_cores as use_host_cores,
-    vector_field as vector_field,
-)
-from regcontact.compliant.solvers import RadauIIA5 as RadauIIA5
-from regcontact.contact import (
-    FRICTION_LAWS as FRICTION_LAWS,
-    NORMAL_LAWS as NORMAL_LAWS,
-    AbstractFrictionLaw as AbstractFrictionLaw,
-    AbstractNormalLaw as AbstractNormalLaw,
-    ContactModel as ContactModel,
-    SpringDamper as SpringDamper,
-    ViscousCoulomb as ViscousCoulomb,
-    scale_parameters as scale_parameters,
-)
-from regcontact.rigid import lcp as lcp
-from regcontact.rigid.references import (
-    RigidReferences as RigidReferences,
-    rigid_references as rigid_references,
-    select_impulse as select_impulse,
-)
-from regcontact.studies import StudyResult as StudyResult, load_study as load_study
-from regcontact.systems import (
-    AbstractSystem as AbstractSystem,
-    PainleveRod as PainleveRod,
-    ReducedSingleContact as ReducedSingleContact,
-    ReducedTwoContact as ReducedTwoContact,
-    TwoPointRod as TwoPointRod,
-    slender_inertia as slender_inertia,
-)
+if "jax" in _sys.modules:
+    _sys.modules["jax"].config.update("jax_enable_x64", True)
+else:
+    _os.environ["JAX_ENABLE_X64"] = "1"
 
 __version__ = "0.1.0"
 
-#: The public names of the top level (what ``from regcontact import *`` gives).
-__all__ = [name for name in dir() if not name.startswith("_")]
+if _TYPE_CHECKING:
+    from regcontact._api import *  # noqa: F403
+
+
+def __getattr__(name: str):
+    """A top-level name (or ``__all__``), imported with every other one on first use."""
+    if name.startswith("_") and name != "__all__":
+        raise AttributeError(f"module 'regcontact' has no attribute {name!r}")
+    try:
+        value = getattr(_import_module("regcontact._api"), name)
+    except AttributeError:
+        raise AttributeError(f"module 'regcontact' has no attribute {name!r}") from None
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_import_module("regcontact._api").__all__})

@@ -2,7 +2,12 @@
 
     regcontact run CONFIG [--out DIR] [--set key.path=value ...] [--device cpu|gpu] [--no-compilation-cache]
                           [--resume | --restart] [--scheduler ADDRESS | --local-cluster N] [--estimate-above N]
+    regcontact check CONFIG [--set key.path=value ...] [--device cpu|gpu]
     regcontact figures [NAME ...] [--out DIR] [--list]
+    regcontact --version
+
+``--help`` and ``--version`` answer without importing JAX; the study modules (and JAX) are imported only for a
+command that needs them.
 
 A bad config or option (a CONFIG that is not a readable TOML file, an ``--out`` where nothing can be written)
 stops with one line naming the key, the value and what was expected (exit status 2), before anything runs or is
@@ -230,18 +235,9 @@ def _terminate_as_exception():
 
 def _compute(loaded, checkpoints, engine, estimate_above: int):
     """Run the loaded study, with its notes and total time in the result."""
-    for note in loaded.notes:
-        _progress(f"note: {note}")
-    start = time.perf_counter()
-    if getattr(loaded.kind, "CHUNKED", False):
-        result = loaded.kind.run(
-            loaded.config, progress=_progress, checkpoints=checkpoints, engine=engine, announce_above=estimate_above
-        )
-    else:
-        result = loaded.kind.run(loaded.config, progress=_progress)
-    result.notes.extend(loaded.notes)
-    result.timings["total_s"] = time.perf_counter() - start
-    return result
+    from regcontact.studies.running import run_loaded
+
+    return run_loaded(loaded, _progress, checkpoints=checkpoints, engine=engine, announce_above=estimate_above)
 
 
 def _print_result(result, loaded) -> None:
@@ -286,6 +282,27 @@ def _write_elsewhere(result, config, out_dir: Path, error: OSError) -> int:
     return 1
 
 
+def _check(args: argparse.Namespace) -> int:
+    """Validate a study as ``run`` does and say what it would do: cases, chunks, devices, a time estimate."""
+    from regcontact.studies.config import ConfigError
+    from regcontact.studies.study_check import check_lines
+
+    try:
+        args.out, args.no_compilation_cache = None, True
+        loaded, out_dir = _load(args)
+        _start_jax(args, announce=False)
+    except ConfigError as error:
+        _error(f"config error: {error}")
+        return 2
+    for note in loaded.notes:
+        print(f"note: {note}")
+    study = loaded.config["study"]
+    print(f"{study['name']}: valid ({loaded.kind.KIND}); results would go to {out_dir}/")
+    for line in check_lines(loaded.kind.KIND, loaded.config):
+        print(line)
+    return 0
+
+
 def _figures(args: argparse.Namespace) -> int:
     from regcontact.figures import load_figures
     from regcontact.studies.study_result import out_dir_problem
@@ -312,7 +329,10 @@ def _figures(args: argparse.Namespace) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
+    from regcontact import __version__
+
     parser = argparse.ArgumentParser(prog="regcontact", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"regcontact {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
     run = commands.add_parser("run", help="run a study from a TOML config")
@@ -350,6 +370,12 @@ def _parser() -> argparse.ArgumentParser:
         help="a sweep of N cases or more says its time estimate after its first chunk (default: 100000)",
     )
     run.set_defaults(handler=_run)
+
+    check = commands.add_parser("check", help="validate a study and say what it would run, without running it")
+    check.add_argument("config", help="the study's TOML file")
+    check.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a config key, as for run")
+    check.add_argument("--device", choices=sorted(DEVICE_PLATFORMS), help="back end to check for, as for run")
+    check.set_defaults(handler=_check)
 
     figures = commands.add_parser("figures", help="regenerate the paper figures")
     figures.add_argument("names", nargs="*", help="figures to draw (default: all)")

@@ -1,6 +1,9 @@
 """The compliant model of any system: its vector field, events and restarts, consistency checks, and the
 jitted, vmapped solve and sweep with the stiff solvers of :mod:`regcontact.compliant.solvers`."""
 
+from regcontact.compliant.alpha_sweep import (
+    alpha_sweep as alpha_sweep,
+)
 from regcontact.compliant.compilation_cache import (
     use_compilation_cache as use_compilation_cache,
 )

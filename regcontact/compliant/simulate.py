@@ -31,10 +31,12 @@ import tqdm
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 from jaxtyping import Array, ArrayLike, Bool, Float, Int
 
+from regcontact._argument_checks import NONNEGATIVE, POSITIVE, UNIT_INTERVAL, check_argument
+from regcontact._readable_repr import readable_repr
 from regcontact.compliant.devices import automatic_chunk_size, sweep_devices
 from regcontact.compliant.dynamics import CompliantState, CompliantSystem, initial_state, vector_field
 from regcontact.compliant.initial_penetration import penetrated_initial_state
-from regcontact.compliant.run_checks import check_run
+from regcontact.compliant.run_checks import RUN_CHECKS, check_run
 from regcontact.compliant.solvers import CrossingBisection, RadauIIA5
 from regcontact.compliant.switches import RESTART_SURFACES, exit_condition, exit_values
 from regcontact.compliant.termination import EVENTS
@@ -130,6 +132,23 @@ class Controls(eqx.Module):
     ``RadauIIA5``). There is no default end time: what the run integrates depends on it (a fixed time of 1
     integrates the weight-bearing force for 1 s, not the impulse of Table 1), so it must be chosen, e.g. as a
     number of contact times (:func:`regcontact.compliant.termination.contact_time`).
+
+    Values given as Python numbers or numpy arrays are checked (a batch elementwise); JAX arrays are taken as
+    they are (traced under ``jit``/``vmap``, or on a device).
+
+    Args:
+        rtol: relative tolerance, in (0, 1).
+        atol: absolute tolerance, positive.
+        t_max: end time of the run, positive (required).
+
+    Raises:
+        ValueError: a value out of range, naming it: ``rtol = 2.0: expected a number in (0, 1)``.
+
+    Examples:
+        >>> import regcontact as rc
+        >>> rod = rc.PainleveRod()
+        >>> rc.Controls(t_max=rc.contact_time(rod, 1e6))
+        Controls(rtol=1e-10, atol=1e-12, t_max=0.00237482)
     """
 
     rtol: Float[Array, ""]
@@ -142,9 +161,15 @@ class Controls(eqx.Module):
                 "Controls needs t_max, the end time of the run: e.g. t_max=contact_time(rod, stiffness) for "
                 "one contact time (the Table 1 window), or a fixed time"
             )
+        check_argument("rtol", rtol, UNIT_INTERVAL)
+        check_argument("atol", atol, POSITIVE)
+        check_argument("t_max", t_max, POSITIVE)
         self.rtol = jnp.asarray(rtol, dtype=float)
         self.atol = jnp.asarray(atol, dtype=float)
         self.t_max = jnp.asarray(t_max, dtype=float)
+
+    def __repr__(self) -> str:
+        return readable_repr(self)
 
 
 class CompliantRun(eqx.Module):
@@ -173,10 +198,27 @@ class CompliantRun(eqx.Module):
         return (self.status <= 1) & (self.check == 0)
 
     @property
+    def status_name(self) -> str | np.ndarray:
+        """diffrax's result by name (:data:`SOLVER_STATUSES`): a string, or an array of them for a batch."""
+        return _names(SOLVER_STATUSES, self.status)
+
+    @property
+    def check_name(self) -> str | np.ndarray:
+        """The consistency check the run failed, or ``"passed"`` (:data:`~regcontact.compliant.run_checks.
+        RUN_CHECKS`): a string, or an array of them for a batch."""
+        return _names(RUN_CHECKS, self.check)
+
+    @property
     def force_integrals(self) -> Float[Array, "... 2k"]:
         """``(∫λ_n dt, ∫λ_t dt)`` from the start to ``t_end``, contact after contact (two numbers for one)."""
         impulses = self.state_end.impulses
         return impulses.reshape(*impulses.shape[:-2], -1)
+
+
+def _names(names: tuple[str, ...], codes: ArrayLike) -> str | np.ndarray:
+    """The names of integer codes (read on the host)."""
+    index = np.asarray(codes)
+    return names[int(index)] if index.ndim == 0 else np.asarray(names)[index]
 
 
 def _status_index(result: Any) -> Int[Array, ""]:
@@ -271,7 +313,27 @@ def solve(
     its pieces ends with status ``max_steps_reached``. The finished run is checked
     (:mod:`regcontact.compliant.run_checks`): a run whose end contradicts the physics is reported by
     ``CompliantRun.check``, never as a plain success.
+
+    Args:
+        system: the body, e.g. :class:`~regcontact.systems.rod.PainleveRod`.
+        contact: the contact laws and their α-exponents.
+        alpha: the stiffness multiplier α, positive.
+        controls: tolerances and the end time.
+        settings: solver, events, step budget and restart surfaces (static: a new value recompiles).
+        state0: the initial state (default: the system's own, :func:`~regcontact.compliant.dynamics.initial_state`).
+
+    Returns:
+        The run: ``t_end``, the end state with the force integrals, how it ended (``termination``, ``status``,
+        ``check``; by name ``status_name``, ``check_name``), step counts, and ``ok``.
+
+    Examples:
+        >>> import regcontact as rc
+        >>> rod, alpha = rc.PainleveRod(), 1e6
+        >>> run = rc.solve(rod, rc.ContactModel(), alpha, rc.Controls(t_max=rc.contact_time(rod, alpha)))
+        >>> run.status_name, run.force_integrals.round(6).tolist()
+        ('successful', [0.325839, 0.437779])
     """
+    check_argument("alpha", alpha, POSITIVE)
     normal, friction = contact.at_stiffness(alpha)
     args = CompliantSystem(system=system, normal=normal, friction=friction)
     state0 = initial_state(system) if state0 is None else state0
@@ -381,6 +443,8 @@ class Case(eqx.Module):
         controls: Controls,
         penetration: ArrayLike | None = None,
     ):
+        check_argument("alpha", alpha, POSITIVE)
+        check_argument("penetration", penetration, NONNEGATIVE)
         self.system = system
         self.contact = contact
         self.alpha = jnp.asarray(alpha, dtype=float)
@@ -577,6 +641,18 @@ def sweep(
     ``progress`` receives a line of text after the compilation (and after each chunk when no bar is shown);
     ``progress_bar`` shows a bar with cases done, solves/s and the time left on stderr, if it is a terminal.
     Returns host (numpy) arrays, one entry per case, and the timings.
+
+    Args:
+        cases: a :class:`Case` whose leaves all have a leading batch axis (for one system and contact over α,
+            :func:`~regcontact.compliant.alpha_sweep.alpha_sweep` builds it).
+        settings: solver, events and step budget, shared by every case.
+        chunk_size: cases per compiled call.
+        progress: receives progress lines.
+        devices: the devices to shard across.
+        progress_bar: show a progress bar on a terminal.
+
+    Returns:
+        ``(runs, timings)``: a :class:`CompliantRun` batched along the cases, and :class:`SweepTimings`.
     """
     total = batch_size(cases)
     devices = tuple(devices or sweep_devices())
@@ -589,10 +665,12 @@ def sweep(
     pieces = {first: piece for first, piece in (done or {}).items() if first not in firsts}
     left = sum(min(chunk, total - first) for first in firsts)
 
+    on = f"{count} {devices[0].platform} devices" if count > 1 else str(devices[0])
+    if firsts:
+        say(f"compiling the vmapped {settings.solver} solve for chunks of {chunk} on {on} …")
     start = time.perf_counter()
     compiled = _compiled_batch_solve(_take(host, np.arange(chunk) % total), settings, devices) if firsts else None
     compile_s = time.perf_counter() - start
-    on = f"{count} {devices[0].platform} devices" if count > 1 else str(devices[0])
     if compiled is not None:
         say(f"compiled the vmapped {settings.solver} solve for chunks of {chunk} on {on} in {compile_s:.1f} s")
 

@@ -93,5 +93,18 @@ def effective_normal_mass(system: AbstractSystem) -> Float[Array, ""]:
 
 
 def contact_time(system: AbstractSystem, stiffness: Float[Array, ""]) -> Float[Array, ""]:
-    """``π √(m_n / k)``: half a period of the effective normal mass on a spring of stiffness ``k``."""
+    """``π √(m_n / k)``: half a period of the effective normal mass on a spring of stiffness ``k``.
+
+    Args:
+        system: the body; ``m_n`` is :func:`effective_normal_mass` (the largest over its contacts).
+        stiffness: the linear spring stiffness ``k`` (for Eq. 22 at stiffness multiplier α: ``k = α``).
+
+    Returns:
+        The contact time, the window of the Table 1 study.
+
+    Examples:
+        >>> import regcontact as rc
+        >>> float(rc.contact_time(rc.PainleveRod(), 1e6))
+        0.0023748208234474514
+    """
     return jnp.pi * jnp.sqrt(effective_normal_mass(system) / stiffness)

@@ -3,6 +3,7 @@
 from regcontact.contact.contact_model import (
     ContactModel as ContactModel,
     default_exponents as default_exponents,
+    law_exponents as law_exponents,
     scale_parameters as scale_parameters,
 )
 from regcontact.contact.friction_laws import (

@@ -15,12 +15,14 @@ import jax.numpy as jnp
 import jax.tree_util as jtu
 from jaxtyping import Array, ArrayLike, Float, PyTree
 
+from regcontact._argument_checks import FINITE, check_argument
+from regcontact._readable_repr import readable_repr
 from regcontact.contact.friction_laws import AbstractFrictionLaw, ViscousCoulomb
 from regcontact.contact.normal_laws import AbstractNormalLaw, SpringDamper
 
 LawT = TypeVar("LawT", AbstractNormalLaw, AbstractFrictionLaw)
 
-__all__ = ["ContactModel", "default_exponents", "scale_parameters"]
+__all__ = ["ContactModel", "default_exponents", "law_exponents", "scale_parameters"]
 
 
 def scale_parameters(law: PyTree, exponents: PyTree, alpha: ArrayLike) -> PyTree:
@@ -31,12 +33,52 @@ def scale_parameters(law: PyTree, exponents: PyTree, alpha: ArrayLike) -> PyTree
 
 def default_exponents(law: LawT) -> LawT:
     """A law shaped like ``law`` whose fields are its class's default α-exponents (``EXPONENTS``)."""
-    exponents = type(law)(**type(law).EXPONENTS)
+    exponents = law_exponents(type(law), **type(law).EXPONENTS)
     return jtu.tree_map(jnp.full_like, law, exponents)
 
 
+def law_exponents(law: type[LawT], **exponents: ArrayLike) -> LawT:
+    """A law of class ``law`` whose fields hold α-exponents (any finite number; unnamed ones: the class's
+    ``EXPONENTS``), for :class:`ContactModel`'s ``normal_exponents`` / ``friction_exponents``.
+
+    The law's constructor would check the values as parameters (a stiffness must be positive; its exponent need
+    not be), so the fields are set on a default law instead.
+
+    Examples:
+        >>> from regcontact.contact import ContactModel, SpringDamper, law_exponents
+        >>> contact = ContactModel(normal_exponents=law_exponents(SpringDamper, stiffness=1.25))
+    """
+    values = {**law.EXPONENTS, **exponents}
+    for name, value in values.items():
+        check_argument(name, value, FINITE)
+    names = list(law.PARAMETERS)
+    return eqx.tree_at(
+        lambda default: [getattr(default, name) for name in names],
+        law(),
+        [jnp.asarray(values[name], dtype=float) for name in names],
+    )
+
+
 class ContactModel(eqx.Module):
-    """Normal and friction laws at α = 1, with the α-exponent of each of their parameters."""
+    """Normal and friction laws at α = 1, with the α-exponent of each of their parameters.
+
+    Args:
+        normal: the normal law (default: Preclik & Rüde's Eq. 22, :class:`~regcontact.contact.normal_laws.
+            SpringDamper` with ``k_n = γ_n = 1``).
+        friction: the friction law (default: :class:`~regcontact.contact.friction_laws.ViscousCoulomb`,
+            ``γ_t = 1``).
+        normal_exponents: the α-exponent of each normal parameter, as a law of the same class built with
+            :func:`law_exponents` (default: the law's ``EXPONENTS``).
+        friction_exponents: the same for the friction law.
+
+    The laws check their parameters when they are built (``stiffness = -3: expected a positive number``).
+
+    Examples:
+        >>> import regcontact as rc
+        >>> contact = rc.ContactModel(normal_exponents=rc.contact.law_exponents(rc.SpringDamper, damping=0.5))
+        >>> contact.at_stiffness(1e6)[0]
+        SpringDamper(stiffness=1e+06, damping=1000)
+    """
 
     normal: AbstractNormalLaw
     friction: AbstractFrictionLaw
@@ -56,6 +98,9 @@ class ContactModel(eqx.Module):
         self.friction = ViscousCoulomb() if friction is None else friction
         self.normal_exponents = default_exponents(self.normal) if normal_exponents is None else normal_exponents
         self.friction_exponents = default_exponents(self.friction) if friction_exponents is None else friction_exponents
+
+    def __repr__(self) -> str:
+        return readable_repr(self)
 
     def at_stiffness(self, alpha: Float[Array, ""] | float) -> tuple[AbstractNormalLaw, AbstractFrictionLaw]:
         """The (normal, friction) laws with parameters scaled to stiffness multiplier ``alpha``."""

@@ -9,6 +9,9 @@ import equinox as eqx
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
+from regcontact._argument_checks import check_parameters
+from regcontact._readable_repr import readable_repr
+
 __all__ = ["FRICTION_LAWS", "AbstractFrictionLaw", "ViscousCoulomb"]
 
 Scalar = Float[Array, ""]
@@ -24,6 +27,9 @@ class AbstractFrictionLaw(eqx.Module):
 
     PARAMETERS: eqx.AbstractClassVar[dict[str, str]]
     EXPONENTS: eqx.AbstractClassVar[dict[str, float]]
+
+    def __repr__(self) -> str:
+        return readable_repr(self)
 
     @abc.abstractmethod
     def __call__(self, slip_rate: Scalar, normal_force: Scalar, mu: Scalar) -> Scalar:
@@ -46,6 +52,7 @@ class ViscousCoulomb(AbstractFrictionLaw):
     damping: Scalar
 
     def __init__(self, damping: ArrayLike = 1.0):
+        check_parameters(type(self), damping=damping)
         self.damping = jnp.asarray(damping, dtype=float)
 
     def __call__(self, slip_rate: Scalar, normal_force: Scalar, mu: Scalar) -> Scalar:

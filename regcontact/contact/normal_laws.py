@@ -28,6 +28,9 @@ import equinox as eqx
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
+from regcontact._argument_checks import check_parameters
+from regcontact._readable_repr import readable_repr
+
 __all__ = [
     "NORMAL_LAWS",
     "AbstractJumpingNormalLaw",
@@ -52,6 +55,9 @@ class AbstractNormalLaw(eqx.Module):
     PARAMETERS: eqx.AbstractClassVar[dict[str, str]]
     EXPONENTS: eqx.AbstractClassVar[dict[str, float]]
     LINEAR_STIFFNESS: eqx.AbstractClassVar[str | None]
+
+    def __repr__(self) -> str:
+        return readable_repr(self)
 
     @abc.abstractmethod
     def __call__(self, gap: Scalar, gap_rate: Scalar) -> Scalar:
@@ -88,6 +94,7 @@ class AbstractLinearSpringDamper(AbstractNormalLaw):
     damping: Scalar
 
     def __init__(self, stiffness: ArrayLike = 1.0, damping: ArrayLike = 1.0):
+        check_parameters(type(self), stiffness=stiffness, damping=damping)
         self.stiffness = _f64(stiffness)
         self.damping = _f64(damping)
 
@@ -154,6 +161,7 @@ class HuntCrossley(AbstractNormalLaw):
     damping: Scalar
 
     def __init__(self, stiffness: ArrayLike = 1.0, exponent: ArrayLike = 1.5, damping: ArrayLike = 1.0):
+        check_parameters(type(self), stiffness=stiffness, exponent=exponent, damping=damping)
         self.stiffness = _f64(stiffness)
         self.exponent = _f64(exponent)
         self.damping = _f64(damping)

@@ -8,7 +8,12 @@ from regcontact.studies.config import (
 from regcontact.studies.loading import (
     STUDY_KINDS as STUDY_KINDS,
     LoadedStudy as LoadedStudy,
+    load_config as load_config,
     load_study as load_study,
+)
+from regcontact.studies.running import (
+    StudyRun as StudyRun,
+    run_study as run_study,
 )
 from regcontact.studies.study_result import (
     StudyResult as StudyResult,

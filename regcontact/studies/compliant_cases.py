@@ -16,7 +16,7 @@ import numpy as np
 
 from regcontact.compliant.simulate import Case, Controls
 from regcontact.compliant.termination import effective_normal_mass
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact.contact_model import ContactModel, law_exponents
 from regcontact.contact.friction_laws import FRICTION_LAWS
 from regcontact.contact.normal_laws import NORMAL_LAWS
 from regcontact.studies.sweep_plan import ALPHA, SweepPlan, column_name
@@ -33,8 +33,8 @@ def contact_from_config(contact: dict[str, Any]) -> ContactModel:
     return ContactModel(
         normal=normal(**contact["normal"]),
         friction=friction(**contact["friction"]),
-        normal_exponents=normal(**contact["normal_exponents"]),
-        friction_exponents=friction(**contact["friction_exponents"]),
+        normal_exponents=law_exponents(normal, **contact["normal_exponents"]),
+        friction_exponents=law_exponents(friction, **contact["friction_exponents"]),
     )
 
 
@@ -92,7 +92,7 @@ def _time_limits(
     """``t_max`` per case: the given time, or ``contact_times`` contact times ``π √(m_n / k(α))``."""
     termination = config["termination"]
     key = "termination.time_limit"
-    limits = plan.values(key) if plan.axis_of(key) is not None else [termination["time_limit"]] * plan.size
+    limits = plan.per_case(key, termination["time_limit"])
     window = np.array([limit == "contact_time" for limit in limits])
     t_max = np.array([0.0 if is_window else limit for limit, is_window in zip(limits, window)], dtype=float)
     if window.any():
@@ -111,8 +111,7 @@ def _penetrations(config: dict[str, Any], plan: SweepPlan, alpha: np.ndarray) ->
     power differs from Python's in the last bit, and the depths of existing studies are kept to the bit)."""
     key = "system.initial_penetration"
     ids, first = plan.distinct([ALPHA, key])
-    swept = plan.axis_of(key) is not None
-    rules = plan.values(key) if swept else [config["system"]["initial_penetration"]] * plan.size
+    rules = plan.per_case(key, config["system"]["initial_penetration"])
     depths = [initial_penetration({"initial_penetration": rules[case]}, float(alpha[case])) for case in first]
     return np.asarray(depths, dtype=float)[ids]
 

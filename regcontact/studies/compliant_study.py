@@ -9,7 +9,7 @@ time-stepping LCP (Sec. 4). All cases run in one vmapped, jitted call (chunked).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jax.tree_util as jtu
 import numpy as np
@@ -31,7 +31,6 @@ from regcontact.compliant.termination import EVENTS
 from regcontact.contact.friction_laws import FRICTION_LAWS, AbstractFrictionLaw
 from regcontact.contact.normal_laws import NORMAL_LAWS, AbstractJumpingNormalLaw, AbstractNormalLaw
 from regcontact.convergence import DRIFT_TOLERANCE, MIN_TAIL_POINTS, ROUNDOFF_FACTOR, TAIL_DECADES, analyse
-from regcontact.rigid.references import ReferenceOptions, RigidReferences, rigid_references_batch
 from regcontact.studies import config as cfg
 from regcontact.studies.chunk_checkpoints import ChunkCheckpoints
 from regcontact.studies.compliant_cases import SweepCases, sweep_cases
@@ -163,7 +162,7 @@ def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
         kind_check({**config["system"], **{column_name(key): columns[key][case] for key in system_keys}})
     normal_law = config["contact"]["normal_law"]
     limit_key = "termination.time_limit"
-    limits = axes.values(limit_key) if axes.axis_of(limit_key) is not None else [config["termination"]["time_limit"]]
+    limits = axes.per_case(limit_key, config["termination"]["time_limit"])
     if "contact_time" in limits and NORMAL_LAWS[normal_law].LINEAR_STIFFNESS is None:
         raise cfg.ConfigError(
             limit_key,
@@ -245,6 +244,10 @@ def _integral_columns(integrals: ArrayLike, ok: bool) -> dict[str, float | None]
         columns[f"int_lambda_n{suffix}"] = float(normal) if ok else None
         columns[f"int_lambda_t{suffix}"] = float(tangential) if ok else None
     return columns
+
+
+if TYPE_CHECKING:  # the rigid references (and SciPy) are imported when a study runs, not to validate it
+    from regcontact.rigid.references import RigidReferences
 
 
 def _reference_columns(reference: RigidReferences, integrals: ArrayLike, ok: bool) -> dict[str, Any]:
@@ -362,7 +365,7 @@ def _convergence(
         "systems": entries,
     }
     limit_key = "termination.time_limit"
-    limits = axes.values(limit_key) if axes.axis_of(limit_key) is not None else [config["termination"]["time_limit"]]
+    limits = axes.per_case(limit_key, config["termination"]["time_limit"])
     fixed_times = sorted({limit for limit in limits if limit != "contact_time"})
     if fixed_times:
         document["note"] = (
@@ -398,13 +401,45 @@ def _reference_line(name: str, entry: dict[str, Any], variable: str = "α") -> l
     return [head, *(f"    warning: {warning}" for warning in entry["warnings"])]
 
 
+#: Past this many systems the convergence block shows the first and last :data:`SHOWN_SYSTEMS` and counts the
+#: warnings (every system is in ``results.json``), so that it fits on a screen.
+MAX_PRINTED_SYSTEMS = 10
+SHOWN_SYSTEMS = 3
+
+
 def _convergence_lines(convergence: dict[str, Any]) -> list[str]:
-    """The convergence block ``regcontact run`` prints after the table."""
+    """The convergence block ``regcontact run`` prints after the table; for many systems, the first and last few
+    and each distinct warning once, with the number of systems that have it."""
     lines = [
         "convergence as α → ∞ (d = max-norm distance of the force integrals to the reference, d ∝ α^-order fitted "
         f"over the {convergence['tail_rule']}; limit extrapolated with that order from the last two α):"
     ]
-    for entry in convergence["systems"]:
+    systems = convergence["systems"]
+    if len(systems) <= MAX_PRINTED_SYSTEMS:
+        lines += _system_lines(systems)
+    else:
+        left_out = len(systems) - 2 * SHOWN_SYSTEMS
+        first, last = (
+            [line for line in _system_lines(part) if not line.lstrip().startswith("warning: ")]
+            for part in (systems[:SHOWN_SYSTEMS], systems[-SHOWN_SYSTEMS:])
+        )
+        lines += [*first, f"… {left_out:,} more systems …", *last]
+        counts: dict[str, int] = {}
+        for line in _system_lines(systems):
+            if line.lstrip().startswith("warning: "):
+                counts[line.strip()] = counts.get(line.strip(), 0) + 1
+        if counts:
+            lines.append(f'warnings over all {len(systems):,} systems (each in results.json, under "convergence"):')
+            lines += [f"  {warning} ({count:,} systems)" for warning, count in counts.items()]
+    if "note" in convergence:
+        lines.append(f"note: {convergence['note']}")
+    return lines
+
+
+def _system_lines(systems: list[dict[str, Any]]) -> list[str]:
+    """The convergence lines of each system: its label, its warnings and one line per reference."""
+    lines: list[str] = []
+    for entry in systems:
         if entry["system"]:
             lines.append("system " + ", ".join(f"{k}={v:g}" for k, v in entry["system"].items()) + ":")
         lines += [f"  warning: {warning}" for warning in entry.get("warnings", [])]
@@ -418,8 +453,6 @@ def _convergence_lines(convergence: dict[str, Any]) -> list[str]:
                 lines += _reference_line("time stepping δt·λ̃ → Λ as δt → 0, Λ =", trend, "δt")
             else:
                 lines += [f"  time stepping as δt → 0: {'; '.join(trend['warnings'])}"]
-    if "note" in convergence:
-        lines.append(f"note: {convergence['note']}")
     return lines
 
 
@@ -464,6 +497,8 @@ def run(
 
     systems = [jtu.tree_map(lambda leaf, j=j: leaf[j], built.systems) for j in range(len(built.system_tables))]
     listed = config["references"]["time_stepping_dt"]
+    from regcontact.rigid.references import ReferenceOptions, rigid_references_batch
+
     options = ReferenceOptions(config["references"]["impulse_velocity"], tuple(listed))
     references = rigid_references_batch(systems, options, _trend_steps(listed) if listed else ())
     devices = sweep_devices()

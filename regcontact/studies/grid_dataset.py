@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import xarray as xr
+
+from regcontact.studies.column_descriptions import describe_column
+
+if TYPE_CHECKING:
+    import xarray as xr
 
 __all__ = ["GridAxis", "grid_dataset"]
 
@@ -52,18 +56,31 @@ def _variable(values: list[Any]) -> np.ndarray:
     return np.asarray(["" if v is None else str(v) for v in values], dtype=object)
 
 
+def _attributes(column: str) -> dict[str, str]:
+    described = describe_column(column)
+    return {"units": described["unit"], "description": described["description"]}
+
+
 def grid_dataset(rows: list[dict[str, Any]], axes: list[GridAxis], attributes: dict[str, Any]) -> xr.Dataset:
-    """The rows (C order over ``axes``) as a Dataset; ``attributes`` become JSON text attributes."""
+    """The rows (C order over ``axes``) as a Dataset; ``attributes`` become JSON text attributes, and every
+    variable and coordinate carries its ``units`` and ``description``
+    (:mod:`regcontact.studies.column_descriptions`)."""
+    import xarray as xr  # imported here: a config error or --help need not wait for it
+
     shape = tuple(axis.length for axis in axes)
     if int(np.prod(shape)) != len(rows):
         raise ValueError(f"{len(rows)} rows do not fill a grid of shape {shape}")
     dims = [axis.name for axis in axes]
-    coordinates = {column: (axis.name, _coordinate(values)) for axis in axes for column, values in axis.columns.items()}
+    coordinates = {
+        column: (axis.name, _coordinate(values), _attributes(column))
+        for axis in axes
+        for column, values in axis.columns.items()
+    }
     columns: dict[str, None] = {}
     for row in rows:
         columns.update(dict.fromkeys(row))
     variables = {
-        column: (dims, _variable([row.get(column) for row in rows]).reshape(shape))
+        column: (dims, _variable([row.get(column) for row in rows]).reshape(shape), _attributes(column))
         for column in columns
         if column not in coordinates
     }

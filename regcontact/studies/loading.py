@@ -6,21 +6,32 @@ A study kind is a module with ``KIND``, ``schema(raw) -> schema``, ``check(confi
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import importlib
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from regcontact.studies import compliant_study, rigid_study, trajectory_study
 from regcontact.studies.config import ConfigError, apply_override, read_toml, validate
 
-__all__ = ["STUDY_KINDS", "LoadedStudy", "load_study"]
+__all__ = ["STUDY_KINDS", "LoadedStudy", "load_config", "load_study", "study_kind"]
 
-#: Study kinds by the name a config gives in ``[study] kind``.
-STUDY_KINDS: dict[str, ModuleType] = {
-    module.KIND: module for module in (compliant_study, rigid_study, trajectory_study)
+#: The module of each study kind, by the name a config gives in ``[study] kind`` (the first is the default).
+#: A kind is imported when a config names it: the rigid study need not wait for the compliant solvers.
+STUDY_KINDS: dict[str, str] = {
+    "compliant_sweep": "regcontact.studies.compliant_study",
+    "rigid_painleve": "regcontact.studies.rigid_study",
+    "rigid_trajectories": "regcontact.studies.trajectory_study",
 }
+
+
+def study_kind(name: str) -> ModuleType:
+    """The module of the study kind ``name`` (a key of :data:`STUDY_KINDS`)."""
+    module = importlib.import_module(STUDY_KINDS[name])
+    assert module.KIND == name
+    return module
 
 
 @dataclasses.dataclass(frozen=True)
@@ -33,15 +44,30 @@ class LoadedStudy:
 
 
 def load_study(path: Path, overrides: Sequence[str] = ()) -> LoadedStudy:
-    """Read, override and validate a study; raises :class:`ConfigError` on the first problem."""
-    raw = read_toml(path)
+    """Read, override and validate a study; raises :class:`ConfigError` on the first problem.
+
+    Args:
+        path: the study's TOML file.
+        overrides: ``key.path=value`` assignments, as ``--set`` takes them (the value in TOML syntax).
+
+    Returns:
+        The validated config with every default filled in, the study kind's module, and notes (e.g. that the
+        paper's columns were dropped because an override changed the system).
+    """
+    return load_config(read_toml(path), overrides)
+
+
+def load_config(raw: dict[str, Any], overrides: Sequence[str] = ()) -> LoadedStudy:
+    """Override and validate a study given as a dict shaped like its TOML file (left unchanged); as
+    :func:`load_study`."""
+    raw = copy.deepcopy(raw)
     for assignment in overrides:
         apply_override(raw, assignment)
     study_table = raw.get("study", {})
-    kind_name = study_table.get("kind", compliant_study.KIND) if isinstance(study_table, dict) else None
+    kind_name = study_table.get("kind", next(iter(STUDY_KINDS))) if isinstance(study_table, dict) else None
     if kind_name not in STUDY_KINDS:
         raise ConfigError("study.kind", kind_name, "one of " + ", ".join(repr(k) for k in STUDY_KINDS))
-    kind = STUDY_KINDS[kind_name]
+    kind = study_kind(kind_name)
     config = validate(raw, kind.schema(raw))
     overridden = [assignment.partition("=")[0].strip() for assignment in overrides]
     notes = kind.check(config, overridden)

@@ -11,6 +11,7 @@ import contextlib
 import csv
 import dataclasses
 import datetime
+import functools
 import importlib.metadata
 import io
 import json
@@ -18,14 +19,24 @@ import math
 import os
 import platform
 import signal
+import subprocess
 import sys
 import threading
 from pathlib import Path
 from typing import Any
 
+from regcontact.studies.column_descriptions import MODEL_UNITS, describe_columns
 from regcontact.studies.grid_dataset import GridAxis, grid_dataset
 
-__all__ = ["RESULT_FILES", "StudyResult", "format_table", "out_dir_problem", "package_versions", "write_results"]
+__all__ = [
+    "RESULT_FILES",
+    "StudyResult",
+    "format_table",
+    "out_dir_problem",
+    "package_versions",
+    "results_document",
+    "write_results",
+]
 
 #: The files :func:`write_results` writes into its folder: always the first two, the third for a sweep's grid.
 RESULT_FILES = ("results.csv", "results.json", "results.nc")
@@ -60,14 +71,33 @@ class StudyResult:
 
 
 def package_versions() -> dict[str, str]:
-    """Versions of Python, the platform and the packages the numbers depend on."""
+    """Versions of Python, the platform and the packages the numbers depend on, and the git commit of
+    regcontact when it runs from a checkout."""
     versions = {"python": sys.version.split()[0], "platform": platform.platform()}
     for name in ("regcontact", "jax", "jaxlib", "diffrax", "equinox", "optimistix", "lineax", "numpy", "scipy"):
         try:
             versions[name] = importlib.metadata.version(name)
         except importlib.metadata.PackageNotFoundError:
             versions[name] = "not installed"
+    commit = git_commit()
+    if commit:
+        versions["regcontact_git_commit"] = commit
     return versions
+
+
+def git_commit() -> str | None:
+    """The commit of the checkout regcontact runs from (``+dirty`` with uncommitted changes), or None when it is
+    not run from a git checkout (an installed wheel) or git is not at hand."""
+    root = Path(__file__).resolve().parents[2]
+    if not (root / ".git").exists():
+        return None
+    try:
+        run = functools.partial(subprocess.run, cwd=root, capture_output=True, text=True, timeout=10, check=True)
+        commit = run(["git", "rev-parse", "HEAD"]).stdout.strip()
+        dirty = run(["git", "status", "--porcelain", "--untracked-files=no"]).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return commit + ("+dirty" if dirty else "")
 
 
 def _csv_text(result: StudyResult) -> str:
@@ -131,17 +161,9 @@ def _interrupt_deferred():
         signal.raise_signal(signal.SIGINT)
 
 
-def write_results(
-    result: StudyResult, config: dict[str, Any], out_dir: Path, command: list[str] | None = None
-) -> tuple[Path, ...]:
-    """Write ``results.csv``, ``results.json`` and, for a grid, ``results.nc`` into ``out_dir``: all or none.
-    Returns the paths written.
-
-    An error or Ctrl-C while writing leaves the old files, if any, and no partial ones; Ctrl-C during the
-    renames is delivered once they are all done.
-    """
-    out_dir.mkdir(parents=True, exist_ok=True)
-    document = {
+def results_document(result: StudyResult, config: dict[str, Any], command: list[str] | None = None) -> dict:
+    """What ``results.json`` holds: the config, references, statistics, timings, versions and columns."""
+    return {
         "study": result.name,
         "kind": result.kind,
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
@@ -157,7 +179,22 @@ def write_results(
         **result.extra,
         "versions": package_versions(),
         "columns": result.columns,
+        "units": MODEL_UNITS,
+        "column_descriptions": describe_columns(result.columns),
     }
+
+
+def write_results(
+    result: StudyResult, config: dict[str, Any], out_dir: Path, command: list[str] | None = None
+) -> tuple[Path, ...]:
+    """Write ``results.csv``, ``results.json`` and, for a grid, ``results.nc`` into ``out_dir``: all or none.
+    Returns the paths written.
+
+    An error or Ctrl-C while writing leaves the old files, if any, and no partial ones; Ctrl-C during the
+    renames is delivered once they are all done.
+    """
+    out_dir.mkdir(parents=True, exist_ok=True)
+    document = results_document(result, config, command)
     csv_name, json_name, grid_name = RESULT_FILES
     targets: dict[Path, str | bytes] = {
         out_dir / csv_name: _csv_text(result),

@@ -145,6 +145,10 @@ class SweepPlan:
         values = axis.values[axis.keys.index(key)]
         return [values[i] for i in self.indices()[:, a]]
 
+    def per_case(self, key: str, fixed: Any) -> list[Any]:
+        """``key``'s value per case: its swept values, or ``fixed`` (the config's value) for every case."""
+        return self.values(key) if self.axis_of(key) is not None else [fixed] * self.size
+
     def numbers(self, key: str, fixed: Any) -> np.ndarray:
         """``key``'s value per case as floats: its swept values, or ``fixed`` for every case."""
         if self.axis_of(key) is None:

@@ -20,7 +20,6 @@ import jax
 import jax.tree_util as jtu
 import numpy as np
 
-from regcontact.rigid import torque_threshold
 from regcontact.studies import config as cfg
 from regcontact.systems.reduced_contact import ReducedSingleContact
 from regcontact.systems.reduced_two_contact import ReducedTwoContact
@@ -81,6 +80,8 @@ def rod_from_config(system: dict[str, Any]) -> PainleveRod:
     """The rod a validated ``[system]`` table describes (resolving ``"slender"`` and a torque below threshold)."""
     values = _rod_values(system)
     if isinstance(values["torque"], dict):
+        from regcontact.rigid import torque_threshold  # imported here: validating a config needs no SciPy
+
         threshold = torque_threshold(
             values["phi0"], values["mass"], values["length"], values["inertia"], values["gravity"]
         )

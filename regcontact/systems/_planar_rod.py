@@ -5,6 +5,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
+from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, check_argument
 from regcontact.systems.system import AbstractSystem
 
 __all__ = ["AbstractPlanarRod", "slender_inertia"]
@@ -29,7 +30,18 @@ class AbstractPlanarRod(AbstractSystem):
     mu: Float[Array, ""]
 
     def _set_rod(self, mass, length, inertia, gravity, torque, force_x, mu) -> None:
-        """Fill the shared fields as float64 arrays (``inertia=None``: a slender rod)."""
+        """Check the shared fields (the config's rules) and fill them as float64 arrays (``inertia=None``: a
+        slender rod)."""
+        for name, value, rule in (
+            ("mass", mass, POSITIVE),
+            ("length", length, POSITIVE),
+            ("inertia", inertia, POSITIVE),
+            ("gravity", gravity, FINITE),
+            ("torque", torque, FINITE),
+            ("force_x", force_x, FINITE),
+            ("mu", mu, NONNEGATIVE),
+        ):
+            check_argument(name, value, rule)
         f64 = lambda a: jnp.asarray(a, dtype=float)  # noqa: E731
         self.mass = f64(mass)
         self.length = f64(length)

@@ -23,6 +23,7 @@ import equinox as eqx
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
+from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, check_argument
 from regcontact.systems.system import AbstractSystem
 
 __all__ = ["ContactSpaceForm", "ReducedSingleContact"]
@@ -64,6 +65,17 @@ class ReducedSingleContact(AbstractSystem, ContactSpaceForm):
         slip0: ArrayLike = 0.0,
         normal_velocity0: ArrayLike = 0.0,
     ):
+        for name, value, rule in (
+            ("a", a, FINITE),
+            ("b", b, FINITE),
+            ("A", A, POSITIVE),
+            ("B", B, FINITE),
+            ("C", C, POSITIVE),
+            ("mu", mu, NONNEGATIVE),
+            ("slip0", slip0, FINITE),
+            ("normal_velocity0", normal_velocity0, FINITE),
+        ):
+            check_argument(name, value, rule)
         f64 = lambda x: jnp.asarray(x, dtype=float)  # noqa: E731
         self.a, self.b, self.A, self.B, self.C = f64(a), f64(b), f64(A), f64(B), f64(C)
         self.mu, self.slip0, self.normal_velocity0 = f64(mu), f64(slip0), f64(normal_velocity0)

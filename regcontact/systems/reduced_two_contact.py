@@ -43,6 +43,7 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, ArrayLike, Bool, Float
 
+from regcontact._argument_checks import FINITE, NONNEGATIVE, check_argument
 from regcontact.systems.system import AbstractSystem
 
 __all__ = ["ContactSpaceForm", "ReducedTwoContact", "contact_space_form", "delassus_blocks_valid"]
@@ -102,6 +103,11 @@ class ReducedTwoContact(AbstractSystem):
     ):
         """``A=None``: ``A = BᵀC⁻¹B + tangential_complement`` (module docstring). Scalars ``μ``, ``slip0``,
         ``normal_velocity0`` apply to both contacts."""
+        check_argument("mu", mu, NONNEGATIVE)
+        for name, value in (("a", a), ("b", b), ("B", B), ("C", C), ("slip0", slip0), ("A", A)):
+            check_argument(name, value, FINITE)
+        check_argument("normal_velocity0", normal_velocity0, FINITE)
+        check_argument("tangential_complement", tangential_complement, FINITE)
         two = lambda x: jnp.broadcast_to(_f64(x), (2,))  # noqa: E731
         self.B, self.C = _f64(B), _f64(C)
         self.A = _default_tangential(self.B, self.C, tangential_complement) if A is None else _f64(A)

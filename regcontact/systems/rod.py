@@ -19,11 +19,13 @@ the code that studies a single contact (rigid formulations of Preclik & Rüde, C
 
 from __future__ import annotations
 
+import math
 from typing import ClassVar
 
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
+from regcontact._argument_checks import FINITE, check_argument, in_open_interval
 from regcontact.systems._planar_rod import AbstractPlanarRod, slender_inertia
 
 __all__ = ["PainleveRod", "slender_inertia"]
@@ -34,6 +36,26 @@ class PainleveRod(AbstractPlanarRod):
 
     The initial state (Preclik Sec. 2.1) has the lower end at the origin, in contact (``g_n = 0``), with the
     contact point at rest in the normal direction (``ġ_n = 0``): ``v_y = (l/2) cos φ₀ ω₀``.
+
+    Args:
+        mass: ``m > 0``.
+        length: ``l > 0``.
+        inertia: ``I > 0``; default: a slender rod, ``m l² / 12``.
+        gravity: ``g`` (the applied vertical force is ``f_y = −m g``).
+        torque: applied torque ``τ`` (Sec. 2.2 gives a torque just below the lift-off threshold).
+        force_x: applied horizontal force ``f_x``.
+        mu: friction coefficient ``μ ≥ 0``.
+        phi0: initial angle ``φ₀`` in (0, π), counter-clockwise from the ground.
+        vx0: initial horizontal velocity.
+        omega0: initial angular velocity.
+
+    Python numbers and numpy arrays are checked with the config's rules (``mass = -1: expected a positive
+    number``); JAX arrays are not read.
+
+    Examples:
+        >>> import regcontact as rc
+        >>> rc.PainleveRod(mu=2.0, phi0=1.0)
+        PainleveRod(mass=1, length=2, inertia=0.333333, gravity=1, torque=0, force_x=0, mu=2, phi0=1, vx0=-1, omega0=0)
     """
 
     NUM_CONTACTS: ClassVar[int] = 1
@@ -56,6 +78,9 @@ class PainleveRod(AbstractPlanarRod):
         omega0: ArrayLike = 0.0,
     ):
         self._set_rod(mass, length, inertia, gravity, torque, force_x, mu)
+        check_argument("phi0", phi0, in_open_interval(0.0, math.pi, "0, π"))
+        check_argument("vx0", vx0, FINITE)
+        check_argument("omega0", omega0, FINITE)
         f64 = lambda a: jnp.asarray(a, dtype=float)  # noqa: E731
         self.phi0 = f64(phi0)
         self.vx0 = f64(vx0)

@@ -25,6 +25,8 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, ArrayLike, Float
 
+from regcontact._readable_repr import readable_repr
+
 __all__ = ["AbstractSystem", "check_system", "first_bad_system"]
 
 
@@ -33,6 +35,9 @@ class AbstractSystem(eqx.Module):
 
     #: ``k``, the number of contacts (static: it fixes array shapes).
     NUM_CONTACTS: ClassVar[int]
+
+    def __repr__(self) -> str:
+        return readable_repr(self)
 
     def __check_init__(self):
         contacts = getattr(type(self), "NUM_CONTACTS", None)

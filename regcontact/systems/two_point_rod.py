@@ -16,11 +16,13 @@ height of the lower end above the ground (``height``, 0 = touching) and the thre
 
 from __future__ import annotations
 
+import math
 from typing import ClassVar
 
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
+from regcontact._argument_checks import FINITE, NONNEGATIVE, check_argument, in_open_interval
 from regcontact.systems._planar_rod import AbstractPlanarRod
 
 __all__ = ["TwoPointRod"]
@@ -53,6 +55,10 @@ class TwoPointRod(AbstractPlanarRod):
         omega0: ArrayLike = 0.0,
     ):
         self._set_rod(mass, length, inertia, gravity, torque, force_x, mu)
+        check_argument("phi0", phi0, in_open_interval(-math.pi / 2, math.pi / 2, "−π/2, π/2"))
+        check_argument("height", height, NONNEGATIVE)
+        for name, value in (("vx0", vx0), ("vy0", vy0), ("omega0", omega0)):
+            check_argument(name, value, FINITE)
         f64 = lambda a: jnp.asarray(a, dtype=float)  # noqa: E731
         self.phi0 = f64(phi0)
         self.height = f64(height)

@@ -109,7 +109,8 @@ def test_progress_bar_on_a_terminal_shows_cases_rate_and_time_left(devices, monk
     sweep(_cases(ALPHAS), RADAU, chunk_size=2, progress=lines.append, devices=devices, progress_bar=True)
     shown = terminal.getvalue()
     assert "5/5 cases" in shown and "solves/s" in shown and "<" in shown  # done, rate, elapsed<remaining
-    assert len(lines) == 1  # the compilation line; chunks are on the bar
+    # a line while compiling and one when done; chunks are on the bar
+    assert [line.split(" the vmapped")[0] for line in lines] == ["compiling", "compiled"]
 
 
 def test_host_device_count_is_fixed_once_jax_has_started(devices):

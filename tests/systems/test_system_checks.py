@@ -87,5 +87,6 @@ def test_contact_arrays_of_the_wrong_shape_are_refused():
 
 
 def test_negative_friction_is_refused():
+    # The constructor refuses a host value (tests/test_api_arguments.py); a JAX array passes it unread.
     with pytest.raises(ValueError, match="expected μ ≥ 0"):
-        check_system(PainleveRod(mu=-0.5))
+        check_system(PainleveRod(mu=jnp.asarray(-0.5)))

@@ -1,0 +1,121 @@
+"""Run a study from Python as the command line does: ``run_study("studies/table1.toml", overrides={...})``."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from regcontact.studies.loading import LoadedStudy, load_config, load_study
+from regcontact.studies.study_result import StudyResult, results_document, write_results
+
+__all__ = ["StudyRun", "run_loaded", "run_study"]
+
+
+@dataclasses.dataclass(frozen=True)
+class StudyRun:
+    """A study that has run: its result, the validated config it ran, and the written files (if any)."""
+
+    result: StudyResult
+    config: dict[str, Any]
+    written: tuple[Path, ...] = ()
+
+    @property
+    def table(self):
+        """The rows as a pandas DataFrame, one column per CSV column (blank results are NaN)."""
+        import pandas
+
+        return pandas.DataFrame(self.result.rows, columns=self.result.columns)
+
+    @property
+    def json(self) -> dict[str, Any]:
+        """What ``results.json`` holds (the config, references, convergence, statistics, timings, versions)."""
+        return json.loads(json.dumps(results_document(self.result, self.config), default=str))
+
+    @property
+    def ok(self) -> bool:
+        """Every run of the study finished and passed its checks."""
+        return not self.result.failures
+
+
+def run_loaded(loaded: LoadedStudy, progress: Callable[[str], None], **sweep_options: Any) -> StudyResult:
+    """Run a loaded study, its notes said first and kept in the result, with its total time. ``sweep_options``
+    (``checkpoints``, ``engine``, ``announce_above``) go to a study kind whose sweep runs in chunks (``CHUNKED``)."""
+    for note in loaded.notes:
+        progress(f"note: {note}")
+    start = time.perf_counter()
+    options = sweep_options if getattr(loaded.kind, "CHUNKED", False) else {}
+    result = loaded.kind.run(loaded.config, progress=progress, **options)
+    result.notes.extend(loaded.notes)
+    result.timings["total_s"] = time.perf_counter() - start
+    return result
+
+
+def _toml_value(value: Any) -> str:
+    """A Python value written as TOML, for an override."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{key} = {_toml_value(item)}" for key, item in value.items()) + "}"
+    if isinstance(value, Sequence) or hasattr(value, "tolist"):
+        items = value.tolist() if hasattr(value, "tolist") else value
+        return "[" + ", ".join(_toml_value(item) for item in items) + "]"
+    raise TypeError(f"override value {value!r}: expected a number, string, bool, list or dict")
+
+
+def _assignments(overrides: Mapping[str, Any] | Sequence[str]) -> list[str]:
+    if isinstance(overrides, Mapping):
+        return [f"{key}={_toml_value(value)}" for key, value in overrides.items()]
+    return list(overrides)
+
+
+def run_study(
+    path_or_config: str | Path | Mapping[str, Any],
+    overrides: Mapping[str, Any] | Sequence[str] = (),
+    out: str | Path | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> StudyRun:
+    """Validate and run a study, as ``regcontact run`` does, and return its result.
+
+    Nothing is changed about JAX's devices (call :func:`regcontact.use_host_cores` first to use every core).
+
+    Args:
+        path_or_config: a study's TOML file, or a dict shaped like one.
+        overrides: ``{"system.mu": 2, "sweep.alpha": [1e3, 1e4]}``, or ``--set`` strings (``"system.mu=2"``),
+            validated as the file is.
+        out: a folder to write ``results.csv``, ``results.json`` (and ``results.nc``) into; default: none.
+        progress: receives progress lines (default: printed to stderr).
+
+    Returns:
+        A :class:`StudyRun`: ``.table`` (a DataFrame of the rows), ``.json`` (what ``results.json`` holds),
+        ``.ok``, ``.result`` (the :class:`~regcontact.studies.study_result.StudyResult`).
+
+    Raises:
+        ConfigError: a bad key or value, with the one-line message the command line prints.
+
+    Examples:
+        >>> import regcontact as rc
+        >>> run = rc.run_study("studies/table1.toml", overrides={"sweep.alpha": [1e6]})
+        >>> round(float(run.table["int_lambda_n"][0]), 6)
+        0.325839
+    """
+    assignments = _assignments(overrides)
+    if isinstance(path_or_config, Mapping):
+        loaded: LoadedStudy = load_config(dict(path_or_config), assignments)
+    else:
+        loaded = load_study(Path(path_or_config), assignments)
+    say = progress or (lambda message: print(f"[regcontact] {message}", file=sys.stderr, flush=True))
+    result = run_loaded(loaded, say)
+    written = write_results(result, loaded.config, Path(out)) if out is not None else ()
+    return StudyRun(result=result, config=loaded.config, written=written)
