@@ -79,9 +79,10 @@ def limit_law(model: ContactModel) -> LimitLaw:
             f"friction damping exponent {c:g} > impact scale exponent {s:g}: Coulomb friction during the impact "
             "(Darboux–Keller), not integrated by the compliant limit law"
         )
+    # a dropped term is a zero parameter, which a law refuses from a user (a zero spring) but takes as a JAX array
     kept = type(normal)(
-        stiffness=float(normal.stiffness) if a / 2 == s else 0.0,
-        damping=float(normal.damping) if b == s else 0.0,
+        stiffness=jnp.asarray(float(normal.stiffness) if a / 2 == s else 0.0),
+        damping=jnp.asarray(float(normal.damping) if b == s else 0.0),
     )
     return LimitLaw(kept, gamma_t if c == s else 0.0, s)
 
