@@ -30,6 +30,7 @@ FIGURE_MODULES: tuple[str, ...] = (
     "regcontact.figures.table1_variants",
     "regcontact.figures.rigid_trajectories",
     "regcontact.figures.impact_map",
+    "regcontact.figures.reverse_chatter",
 )
 
 

@@ -11,7 +11,9 @@ Leine & Brogliato:
 - :func:`time_stepping` (Sec. 4): one semi-implicit Euler step, ``δt λ̃``; tends to the impulses as ``O(δt)``.
 
 :func:`darboux_keller` is an impact law of another kind for one contact: Coulomb friction during the impact,
-integrated in the normal impulse (Champneys & Várkonyi Sec. 3.2), with Poisson, energetic or Newton restitution.
+integrated in the normal impulse (Champneys & Várkonyi Sec. 3.2), with Poisson, energetic or Newton restitution;
+:func:`compliant_limit_map` the impact law a compliant contact converges to as α → ∞ (:func:`limit_law`), and
+:func:`chatter_directions` the chatter of one contact built on the impact map (Sec. 3.3).
 
 Each returns *all* its solutions (:class:`ContactSolutions`) with a mode per contact (``F``, ``T``, ``S+``,
 ``S-``) and the continua of statically indeterminate contact sets; one contact is ``k = 1``
@@ -26,6 +28,16 @@ located events); each returns a :class:`RigidTrajectory`.
 """
 
 from regcontact.rigid import lcp as lcp
+from regcontact.rigid.chatter import (
+    ChatterDirection as ChatterDirection,
+    chatter_directions as chatter_directions,
+)
+from regcontact.rigid.compliant_limit import (
+    LimitImpact as LimitImpact,
+    LimitLaw as LimitLaw,
+    compliant_limit_map as compliant_limit_map,
+    limit_law as limit_law,
+)
 from regcontact.rigid.contact_modes import (
     law_solutions_by_mode as law_solutions_by_mode,
 )
