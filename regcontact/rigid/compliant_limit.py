@@ -155,7 +155,7 @@ def spring_damper_restitution(zeta: float) -> float:
     """Restitution of :class:`~regcontact.contact.normal_laws.SpringDamper` (damper on approach only), frictionless,
     ``ζ < 1``: the damped quarter-cycle to the deepest point, ``t* = arctan(√(1−ζ²)/ζ)/ω_d``, then an undamped
     spring: ``e = exp(−ζ ω t*) = exp(−ζ/√(1−ζ²) · arctan(√(1−ζ²)/ζ))``."""
-    root = math.sqrt(1.0 - zeta * zeta)
+    root = math.sqrt(1.0 - _underdamped(zeta) ** 2)
     return math.exp(-zeta / root * math.atan2(root, zeta))
 
 
@@ -164,6 +164,13 @@ def kelvin_voigt_restitution(zeta: float) -> float:
     :class:`~regcontact.contact.normal_laws.ChampneysFastScale`), frictionless, ``ζ < 1``: the damped oscillation
     ``δ = (v₀/ω_d) e^(−ζωt) sin ω_d t`` until the force ``k δ + c δ̇`` reaches zero, at
     ``θ = ω_d t = atan2(2ζ√(1−ζ²), 2ζ² − 1)``; then ``e = e^(−ζθ/√(1−ζ²)) |cos θ − ζ sin θ/√(1−ζ²)|``."""
-    root = math.sqrt(1.0 - zeta * zeta)
+    root = math.sqrt(1.0 - _underdamped(zeta) ** 2)
     theta = math.atan2(2.0 * zeta * root, 2.0 * zeta * zeta - 1.0)
     return math.exp(-zeta * theta / root) * abs(math.cos(theta) - zeta * math.sin(theta) / root)
+
+
+def _underdamped(zeta: float) -> float:
+    """``ζ`` if in ``(0, 1)``; ``ValueError`` otherwise (the closed forms above are the underdamped ones)."""
+    if not 0.0 < zeta < 1.0:
+        raise ValueError(f"zeta = {zeta}: the closed form holds for an underdamped contact, 0 < ζ < 1")
+    return zeta
