@@ -23,7 +23,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from regcontact.figures import figure
-from regcontact.rigid.darboux_keller import ImpactLaw, ImpactOutcome, darboux_keller_map
+from regcontact.rigid.darboux_keller import ImpactOutcome, RestitutionLaw, darboux_keller_map
 
 #: ``(title, A, B, C, μ)`` per panel; the signs of ``p± = C ∓ μB`` and ``k± = μA ∓ B`` pick the case.
 CASES = {
@@ -33,7 +33,7 @@ CASES = {
     "d": ("(d) k⁺ < 0", 1.0, 0.6, 1.0, 0.3),
 }
 RESTITUTION = 0.5
-LAW: ImpactLaw = "energetic"
+LAW: RestitutionLaw = "energetic"
 #: Incoming directions of the drawn paths (angle of ``(u⁻, v⁻)`` from the +u axis, degrees).
 PATH_ANGLES = (185.0, 215.0, 250.0, 270.0, 290.0, 325.0, 355.0)
 

@@ -42,7 +42,7 @@ from regcontact.rigid.contact_modes import (
     law_solutions_by_mode as law_solutions_by_mode,
 )
 from regcontact.rigid.darboux_keller import (
-    IMPACT_LAWS as IMPACT_LAWS,
+    RESTITUTION_LAWS as RESTITUTION_LAWS,
     ImpactOutcome as ImpactOutcome,
     ImpactPhase as ImpactPhase,
     darboux_keller as darboux_keller,

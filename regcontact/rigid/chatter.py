@@ -21,13 +21,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from regcontact.rigid.darboux_keller import ImpactLaw, darboux_keller_map
+from regcontact.rigid.darboux_keller import RestitutionLaw, darboux_keller_map
 
 __all__ = ["ChatterDirection", "bounce", "chatter_directions", "reverse_chatter_possible"]
 
 
 def bounce(
-    a: float, b: float, A: float, B: float, C: float, mu: float, u: float, v: float, r: float, law: ImpactLaw
+    a: float, b: float, A: float, B: float, C: float, mu: float, u: float, v: float, r: float, law: RestitutionLaw
 ) -> tuple[float, float]:
     """``g(u⁻, v⁻)``: the impact, then the free flight to the next impact; ``(u⁻_{n+1}, v⁻_{n+1})``."""
     if not b < 0:
@@ -61,7 +61,7 @@ def chatter_directions(
     C: float,
     mu: float,
     r: float,
-    law: ImpactLaw = "energetic",
+    law: RestitutionLaw = "energetic",
     span: float = 50.0,
     samples: int = 2001,
 ) -> list[ChatterDirection]:
@@ -96,7 +96,7 @@ def chatter_directions(
 
 
 def reverse_chatter_possible(
-    a: float, b: float, A: float, B: float, C: float, mu: float, r: float, law: ImpactLaw = "energetic"
+    a: float, b: float, A: float, B: float, C: float, mu: float, r: float, law: RestitutionLaw = "energetic"
 ) -> bool:
     """Whether a kept direction has ``e > 1`` (:func:`chatter_directions`)."""
     return any(d.restitution > 1.0 for d in chatter_directions(a, b, A, B, C, mu, r, law))

@@ -12,17 +12,21 @@ the limit. For the linear spring–damper laws (:class:`~regcontact.contact.norm
   ``m_n = 1/C``; the law's own ``e(ζ)`` (:func:`spring_damper_restitution`, :func:`kelvin_voigt_restitution`);
 - ``b < a/2``: the spring alone; ``e = 1``.
 
-and for viscous-limited Coulomb friction with damping exponent ``c``: ``c = s`` keeps the viscous branch on the
-impact scale (``λ_T = −clip(γ_t u, ±μλ_N)``, a finite ratio ``γ_t/γ_n``: friction never reaches its cone while the
-normal force decays, so the slip that remains depends on that ratio); ``c < s`` leaves no friction during the
-impact. ``c > s`` makes the tangential damper infinitely stiff on the impact scale — Coulomb's law during the
-impact, the Darboux–Keller setting — which this module does not integrate (it refuses it: use
-:func:`~regcontact.rigid.darboux_keller.darboux_keller_map` with the normal law's restitution).
+Hunt–Crossley's ``k δⁿ (1 − c ġ)`` with ``k ∝ α^a`` and a fixed ``c`` is its own limit on the scale
+``s = a/(n + 1)`` (the damping factor is dimensionless in the velocity); a ``c`` that shrinks with α leaves
+Hertz's elastic spring (``e = 1``); a growing one is not derived here.
 
-:func:`compliant_limit_map` integrates that α-free problem in the contact-space form of one contact (the finite
-forces drop out on the impact scale), from touch-down ``(g = 0, u⁻, v⁻)`` to the end of the impact: the contact
-opens (a law with a spring), or the velocities come to rest to round-off (the damper alone, where ``v → 0``
-exponentially and the contact stays closed on the impact scale).
+Viscous-limited Coulomb friction with damping exponent ``c``: ``c = s`` keeps the viscous branch on the impact
+scale (``λ_T = −clip(γ_t u, ±μλ_N)``, a finite ratio ``γ_t/γ_n``: friction need not reach its cone while the normal
+force decays, so the slip that remains depends on that ratio); ``c < s`` leaves no friction during the impact;
+``c > s`` makes the tangential damper infinitely stiff on the impact scale: Coulomb's law during the impact, the
+Darboux–Keller setting, with the normal impulses shared by the normal law.
+
+:func:`compliant_limit` integrates that α-free problem (:func:`~regcontact.rigid.impact_process.impact_process`)
+for the closed contacts of a state, from touch-down to the end of the impact: the contacts open (a law with a
+spring), or the velocities come to rest to round-off (the damper alone, where ``v → 0`` exponentially and the
+contact stays closed on the impact scale). :func:`compliant_limit_map` is the same for one contact given by its
+contact-space form.
 """
 
 from __future__ import annotations
@@ -30,17 +34,22 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import jax
 import jax.numpy as jnp
 import numpy as np
-from scipy.integrate import solve_ivp
+from numpy.typing import NDArray
 
 from regcontact.contact.contact_model import ContactModel
 from regcontact.contact.friction_laws import ViscousCoulomb
-from regcontact.contact.normal_laws import AbstractLinearSpringDamper
+from regcontact.contact.normal_laws import AbstractLinearSpringDamper, AbstractNormalLaw, HuntCrossley
+from regcontact.rigid.impact_process import FrictionKind, ProcessOutcome, impact_process
+from regcontact.rigid.state import ContactState, as_contact_state
+from regcontact.systems.system import AbstractSystem
 
 __all__ = [
     "LimitImpact",
     "LimitLaw",
+    "compliant_limit",
     "compliant_limit_map",
     "kelvin_voigt_restitution",
     "limit_law",
@@ -51,40 +60,67 @@ __all__ = [
 @dataclass(frozen=True)
 class LimitLaw:
     """The α-free contact law on the impact scale: the normal law with the terms that survive (the others set to
-    zero), the tangential damping (``0``: no friction during the impact), and the impact-scale exponent ``s``."""
+    zero), the friction during the impact (``"none"``, ``"viscous"`` with ``tangential_damping``, ``"coulomb"``),
+    and the impact-scale exponent ``s``."""
 
-    normal: AbstractLinearSpringDamper
+    normal: AbstractNormalLaw
+    friction: FrictionKind
     tangential_damping: float
     scale_exponent: float
 
     @property
     def has_spring(self) -> bool:
-        return float(self.normal.stiffness) > 0
+        return float(self.normal.stiffness) > 0  # type: ignore[attr-defined]
+
+    def rates(self, normal_mass_inverse: NDArray[np.float64], speed: float) -> list[float]:
+        """The inverse time scales of the normal law for contacts of inverse normal masses ``C_ii`` at impact
+        speed ``speed``: how long a decaying contact is followed."""
+        law, C = self.normal, np.asarray(normal_mass_inverse, dtype=float)
+        if isinstance(law, HuntCrossley):  # k δⁿ against 1/C over δ ~ v T: T = (v^(1−n) / (k C))^(1/(n+1))
+            n = float(law.exponent)
+            return list((float(law.stiffness) * C * speed ** (n - 1.0)) ** (1.0 / (n + 1.0)))
+        k, gamma = float(law.stiffness), float(law.damping)  # type: ignore[attr-defined]
+        return [r for c in C for r in (math.sqrt(k * c), gamma * c) if r > 0]
+
+    def force(self):
+        """The normal law on arrays of contacts, compiled once (a numpy-in, numpy-out callable)."""
+        vectorised = jax.jit(jax.vmap(self.normal))
+        return lambda gaps, rates: np.asarray(vectorised(jnp.asarray(gaps), jnp.asarray(rates)))
 
 
 def limit_law(model: ContactModel) -> LimitLaw:
     """The terms of ``model`` that act on its impact time scale (module docstring); ``ValueError`` for laws not
-    derived here (a nonlinear normal law, friction faster than the impact)."""
+    derived here."""
     normal, exponents = model.normal, model.normal_exponents
-    if not isinstance(normal, AbstractLinearSpringDamper) or not isinstance(exponents, AbstractLinearSpringDamper):
-        raise ValueError(f"the limit impact law is derived for linear spring-damper laws, not {type(normal).__name__}")
     if not isinstance(model.friction, ViscousCoulomb) or not isinstance(model.friction_exponents, ViscousCoulomb):
         raise ValueError(f"the limit impact law is derived for viscous Coulomb friction, not {model.friction!r}")
-    a, b = float(exponents.stiffness), float(exponents.damping)
-    c = float(model.friction_exponents.damping)
-    s = max(a / 2, b)
-    gamma_t = float(model.friction.damping)
-    if c > s and gamma_t > 0:
-        raise ValueError(
-            f"friction damping exponent {c:g} > impact scale exponent {s:g}: Coulomb friction during the impact "
-            "(Darboux–Keller), not integrated by the compliant limit law"
+    kept: AbstractNormalLaw
+    if isinstance(normal, HuntCrossley) and isinstance(exponents, HuntCrossley):
+        a, shape, damping = (float(exponents.stiffness), float(exponents.exponent), float(exponents.damping))
+        if shape != 0.0 or damping > 0.0:
+            raise ValueError(
+                f"Hunt–Crossley with α-exponents (exponent {shape:g}, damping {damping:g}): the limit law is derived "
+                "for a fixed shape and a damping that does not grow with α"
+            )
+        s = a / (float(normal.exponent) + 1.0)
+        kept = HuntCrossley(normal.stiffness, normal.exponent, normal.damping if damping == 0.0 else 0.0)
+    elif isinstance(normal, AbstractLinearSpringDamper) and isinstance(exponents, AbstractLinearSpringDamper):
+        a, b = float(exponents.stiffness), float(exponents.damping)
+        s = max(a / 2, b)
+        # a dropped term is a zero parameter, which a law refuses from a user (a zero spring) but takes as an array
+        kept = type(normal)(
+            stiffness=jnp.asarray(float(normal.stiffness) if a / 2 == s else 0.0),
+            damping=jnp.asarray(float(normal.damping) if b == s else 0.0),
         )
-    # a dropped term is a zero parameter, which a law refuses from a user (a zero spring) but takes as a JAX array
-    kept = type(normal)(
-        stiffness=jnp.asarray(float(normal.stiffness) if a / 2 == s else 0.0),
-        damping=jnp.asarray(float(normal.damping) if b == s else 0.0),
-    )
-    return LimitLaw(kept, gamma_t if c == s else 0.0, s)
+    else:
+        raise ValueError(
+            "the limit impact law is derived for linear spring-damper laws and Hunt–Crossley, "
+            f"not {type(normal).__name__}"
+        )
+    c = float(model.friction_exponents.damping)
+    gamma_t = float(model.friction.damping)
+    friction: FrictionKind = "none" if gamma_t == 0 or c < s else "viscous" if c == s else "coulomb"
+    return LimitLaw(kept, friction, gamma_t if friction == "viscous" else 0.0, s)
 
 
 @dataclass(frozen=True)
@@ -99,56 +135,52 @@ class LimitImpact:
     ended: str
 
 
+def _process(G: NDArray, mu: NDArray, velocity: NDArray, law: LimitLaw, rtol: float) -> ProcessOutcome:
+    speed = float(np.abs(velocity).max())
+    rates = law.rates(np.diag(G)[0::2], speed)
+    if law.friction == "viscous":
+        rates = rates + [r for r in law.tangential_damping * np.diag(G)[1::2] if r > 0]
+    return impact_process(
+        G, mu, velocity, law.force(), law.friction, law.tangential_damping, rates, not law.has_spring, rtol
+    )
+
+
 def compliant_limit_map(
     A: float, B: float, C: float, mu: float, u: float, v: float, law: LimitLaw, rtol: float = 1e-12
 ) -> LimitImpact:
     """The limit impact of one contact in contact-space form (``A > 0``, ``AC > B²``) from touch-down with
     ``(u⁻, v⁻)``, ``v⁻ < 0``, under ``law`` (:func:`limit_law`): ``u' = A λ_T + B λ_N``, ``v' = B λ_T + C λ_N``,
-    ``g' = v`` on the impact scale, integrated (SciPy's Radau) to the end of the impact."""
+    ``g' = v`` on the impact scale, integrated to the end of the impact."""
     if not (A > 0 and A * C > B * B):
         raise ValueError(f"A = {A}, B = {B}, C = {C}: the Delassus matrix [[A, B], [B, C]] must be positive definite")
     if not v < 0:
         raise ValueError(f"v = {v}: a landing needs an approaching contact (v < 0)")
-    k, gamma, gamma_t = float(law.normal.stiffness), float(law.normal.damping), law.tangential_damping
-    speed = max(abs(u), abs(v))
+    outcome = _process(np.array([[C, B], [B, A]]), np.array([mu]), np.array([[v, u]]), law, rtol)
+    (v_end, u_end), (impulse_n, impulse_t) = outcome.velocity[0], outcome.impulses[0]
+    return LimitImpact(float(u_end), float(v_end), float(impulse_n), float(impulse_t), outcome.ended)
 
-    def forces(g: float, u_: float, v_: float) -> tuple[float, float]:
-        normal = float(law.normal(jnp.asarray(g), jnp.asarray(v_)))
-        limit = mu * normal
-        return normal, -min(max(gamma_t * u_, -limit), limit)
 
-    def field(_: float, y: np.ndarray) -> np.ndarray:
-        g, u_, v_ = y[:3]
-        lam_n, lam_t = forces(g, u_, v_)
-        return np.array([v_, A * lam_t + B * lam_n, B * lam_t + C * lam_n, lam_n, lam_t])
-
-    # the slowest decay of the impact: the normal oscillation or damping under the effective mass 1/C
-    rates = [r for r in (math.sqrt(k * C) if k > 0 else 0.0, gamma * C, gamma_t * A) if r > 0]
-    if not rates:
-        raise ValueError("the limit law has no force on the impact scale")
-    horizon = 60.0 / min(rates)
-
-    def opened(_: float, y: np.ndarray) -> float:
-        return float(y[0])  # the gap, crossing zero upwards
-
-    opened.terminal = True  # type: ignore[attr-defined]
-    opened.direction = 1.0  # type: ignore[attr-defined]
-    y0 = np.array([0.0, u, v, 0.0, 0.0])
-    solution = solve_ivp(
-        field,
-        (0.0, horizon),
-        y0,
-        method="Radau",
-        rtol=rtol,
-        atol=rtol * speed * 1e-3,
-        events=opened,
-        dense_output=False,
-    )
-    _, u_end, v_end, impulse_n, impulse_t = solution.y[:, -1]
-    ended = "opened" if solution.status == 1 else "rest"
-    if ended == "rest" and abs(v_end) > 1e-9 * speed:
-        raise RuntimeError(f"the limit impact did not end within τ = {horizon:.3g}: v = {v_end:.3g}")
-    return LimitImpact(float(u_end), float(v_end), float(impulse_n), float(impulse_t), ended)
+def compliant_limit(
+    state: ContactState | AbstractSystem, model: ContactModel, tol: float = 1e-9, rtol: float = 1e-12
+) -> tuple[ProcessOutcome, NDArray[np.float64]]:
+    """The limit impact of ``model`` (:func:`limit_law`) at the closed contacts of ``state`` (a system: at its
+    initial state), ``|g_n| ≤ tol`` of its length: the process's outcome over all ``k`` contacts (open ones with
+    zero impulse) and the generalised velocity after it, ``v⁺ = v + M⁻¹ Wᵀ P``. ``ValueError`` if no closed
+    contact approaches."""
+    state = as_contact_state(state)
+    closed = np.flatnonzero(np.abs(state.gaps) <= tol * state.gap_scale)
+    w = state.contact_velocity
+    if closed.size == 0 or not (w[closed, 0] < -tol * state.velocity_scale).any():
+        raise ValueError("compliant_limit: no closed contact approaches (v_n < 0): no impact")
+    rows = np.column_stack([2 * closed, 2 * closed + 1]).reshape(-1)
+    G = state.delassus[np.ix_(rows, rows)]
+    outcome = _process(G, state.mu[closed], w[closed], limit_law(model), rtol)
+    impulses = np.zeros((state.num_contacts, 2))
+    impulses[closed] = outcome.impulses
+    velocity = w.copy()
+    velocity[closed] = outcome.velocity
+    full = ProcessOutcome(velocity, impulses, outcome.ended, outcome.segments)
+    return full, state.velocity_after(impulses)
 
 
 def spring_damper_restitution(zeta: float) -> float:

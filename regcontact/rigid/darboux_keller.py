@@ -35,12 +35,13 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
+from regcontact.rigid.impact_process import ProcessOutcome, impact_process
 from regcontact.rigid.state import ContactState, as_contact_state
 from regcontact.systems.system import AbstractSystem
 
 __all__ = [
-    "IMPACT_LAWS",
-    "ImpactLaw",
+    "RESTITUTION_LAWS",
+    "RestitutionLaw",
     "ImpactOutcome",
     "ImpactPhase",
     "contact_space_energy",
@@ -48,8 +49,8 @@ __all__ = [
     "darboux_keller_map",
 ]
 
-ImpactLaw = Literal["poisson", "energetic", "newton"]
-IMPACT_LAWS: tuple[ImpactLaw, ...] = ("poisson", "energetic", "newton")
+RestitutionLaw = Literal["poisson", "energetic", "newton"]
+RESTITUTION_LAWS: tuple[RestitutionLaw, ...] = ("poisson", "energetic", "newton")
 PhaseKind = Literal["S+", "S-", "T"]
 Stage = Literal["compression", "restitution"]
 
@@ -129,7 +130,7 @@ def darboux_keller_map(
     u: float,
     v: float,
     restitution: float = 0.0,
-    law: ImpactLaw = "poisson",
+    law: RestitutionLaw = "poisson",
     tol: float = 1e-12,
 ) -> ImpactOutcome:
     """The impact of one contact in contact-space form (``A > 0``, ``AC > B²``, ``μ ≥ 0``) from ``(u⁻, v⁻)``,
@@ -143,8 +144,8 @@ def darboux_keller_map(
         raise ValueError(f"mu = {mu}: expected a non-negative friction coefficient")
     if not 0.0 <= restitution <= 1.0:
         raise ValueError(f"restitution = {restitution}: expected a coefficient in [0, 1]")
-    if law not in IMPACT_LAWS:
-        raise ValueError(f"law = {law!r}: expected one of {', '.join(IMPACT_LAWS)}")
+    if law not in RESTITUTION_LAWS:
+        raise ValueError(f"law = {law!r}: expected one of {', '.join(RESTITUTION_LAWS)}")
     speed = max(abs(u), abs(v))
     zero = tol * speed
     if v > zero:
@@ -210,22 +211,63 @@ def contact_space_energy(A: float, B: float, C: float, u: float, v: float) -> fl
 
 
 def darboux_keller(
-    state: ContactState | AbstractSystem, restitution: float = 0.0, law: ImpactLaw = "poisson", tol: float = 1e-9
-) -> tuple[ImpactOutcome, NDArray[np.float64]]:
-    """The Darboux–Keller impact of a one-contact state (a system: at its initial state): the map's outcome for
-    its contact-space form (``A = G_tt``, ``B = G_tn``, ``C = G_nn``, ``u = ġ_t``, ``v = ġ_n``) and the generalised
-    velocity after it, ``v⁺ = v + M⁻¹ Wᵀ (I_N, I_T)``.
+    state: ContactState | AbstractSystem,
+    restitution: float = 0.0,
+    law: RestitutionLaw = "poisson",
+    tol: float = 1e-9,
+) -> tuple[ImpactOutcome | ProcessOutcome, NDArray[np.float64]]:
+    """The Darboux–Keller impact at the closed contacts of a state (a system: at its initial state), ``|g_n| ≤
+    tol`` of its length, and the generalised velocity after it, ``v⁺ = v + M⁻¹ Wᵀ P``.
 
-    Several contacts need a rule for how the normal impulses share the impact (it depends on the contacts'
-    compliances), which this function does not make: it refuses them (``ValueError``), as it refuses an open contact.
+    One closed contact: the map (:func:`darboux_keller_map`) of its contact-space form (``A = G_tt``,
+    ``B = G_tn``, ``C = G_nn``, ``u = ġ_t``, ``v = ġ_n``), an :class:`ImpactOutcome`. Several: how the normal
+    impulses share the impact is not fixed by Coulomb's law and a restitution coefficient; it depends on the
+    contacts' compliances. For ``restitution = 0`` they are shared as by equal linear dampers in the contacts, the
+    limit of Preclik & Rüde's law (:func:`~regcontact.rigid.compliant_limit.compliant_limit` with friction
+    faster than the impact), integrated with Coulomb friction until the contacts come to rest
+    (:func:`~regcontact.rigid.impact_process.impact_process`; a :class:`~regcontact.rigid.impact_process.
+    ProcessOutcome`); a positive restitution needs a compliance model (``compliant_limit``) and is refused.
+    ``ValueError`` where no closed contact approaches.
     """
     state = as_contact_state(state)
-    if state.num_contacts != 1:
-        raise ValueError(f"darboux_keller: {state.num_contacts} contacts; the impact of several is not defined here")
-    if abs(state.gaps[0]) > tol * state.gap_scale:
-        raise ValueError(f"darboux_keller: the contact is open (g_n = {state.gaps[0]:.3g}): no impact")
+    closed = np.flatnonzero(np.abs(state.gaps) <= tol * state.gap_scale)
+    w = state.contact_velocity
+    if closed.size == 0:
+        raise ValueError(f"darboux_keller: every contact is open (g_n = {state.gaps}): no impact")
+    impulses = np.zeros((state.num_contacts, 2))
     G = state.delassus
-    (v, u) = state.contact_velocity[0]
-    outcome = darboux_keller_map(G[1, 1], G[1, 0], G[0, 0], float(state.mu[0]), u, v, restitution, law)
-    impulse = np.array([[outcome.normal_impulse, outcome.tangential_impulse]])
-    return outcome, state.velocity_after(impulse)
+    if closed.size == 1:
+        i = int(closed[0])
+        n, t = 2 * i, 2 * i + 1
+        (v, u) = w[i]
+        outcome = darboux_keller_map(G[t, t], G[t, n], G[n, n], float(state.mu[i]), u, v, restitution, law)
+        impulses[i] = outcome.normal_impulse, outcome.tangential_impulse
+        return outcome, state.velocity_after(impulses)
+    if restitution != 0.0:
+        raise ValueError(
+            f"darboux_keller: restitution = {restitution} at {closed.size} closed contacts: how a restitution is "
+            "shared needs the contacts' compliances (use the compliant_limit impact law with a contact model)"
+        )
+    if not (w[closed, 0] < -tol * state.velocity_scale).any():
+        raise ValueError("darboux_keller: no closed contact approaches (v_n < 0): no impact")
+    rows = np.column_stack([2 * closed, 2 * closed + 1]).reshape(-1)
+    G_closed = G[np.ix_(rows, rows)]
+    process = impact_process(
+        G_closed,
+        state.mu[closed],
+        w[closed],
+        _equal_dampers,
+        "coulomb",
+        rates=np.diag(G_closed)[0::2],
+        decays=True,
+    )
+    impulses[closed] = process.impulses
+    velocity = w.copy()
+    velocity[closed] = process.velocity
+    return ProcessOutcome(velocity, impulses, process.ended, process.segments), state.velocity_after(impulses)
+
+
+def _equal_dampers(gaps: NDArray[np.float64], rates: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Unit linear dampers on approach, ``λ_n = −min(ġ_n, 0)`` in closed contacts: how several contacts share a
+    plastic impact (only the ratio of the dampers matters)."""
+    return np.where(gaps > 0, 0.0, -np.minimum(rates, 0.0))

@@ -19,9 +19,11 @@ At every restart (the start, each event) the state is first projected onto the c
 one linearised step on ``q``; ``ġ_n = 0``, and ``ġ_t = 0`` where it is below ``tol`` of the velocity scale, by
 the ``M``-orthogonal projection of ``v``) so the index sets are exact, then:
 
-1. a closed contact approaching (``ġ_n < 0``) is an impact: the impact LCP
-   (:func:`~regcontact.rigid.impulse_velocity`, Newton restitution ``e``, Coulomb friction) gives
-   the impulse;
+1. a closed contact approaching (``ġ_n < 0``) is an impact, resolved by the ``impact_law``: ``"lcp"`` the impact
+   LCP (:func:`~regcontact.rigid.impulse_velocity`, Newton restitution ``e``, Coulomb friction, over every closed
+   contact); ``"darboux_keller"`` Coulomb friction during the impact (:func:`~regcontact.rigid.darboux_keller`,
+   Poisson's ``r = e``); ``"compliant_limit"`` the impact law a compliant ``contact_model`` converges to as
+   α → ∞ (:func:`~regcontact.rigid.compliant_limit.compliant_limit`);
 2. the force-acceleration LCP (:func:`~regcontact.rigid.force_acceleration`, Eqs. 2.9–2.11)
    gives the new modes. If it has no solution (Painlevé's inconsistency), the impulse-velocity LCP with
    ``e = 0`` is solved and a non-zero impulse applied — the impact without collision (tangential impact) — and
@@ -50,9 +52,13 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.integrate import solve_ivp
 
+from regcontact.contact.contact_model import ContactModel
+from regcontact.rigid.compliant_limit import compliant_limit, limit_law
+from regcontact.rigid.darboux_keller import darboux_keller
 from regcontact.rigid.force_acceleration import force_acceleration
+from regcontact.rigid.impact_process import ProcessOutcome
 from regcontact.rigid.impulse_velocity import impulse_velocity
-from regcontact.rigid.solutions import ContactLabel
+from regcontact.rigid.solutions import ContactLabel, contact_labels
 from regcontact.rigid.state import ContactState, SystemSnapshots
 from regcontact.rigid.trajectory import (
     EventKind,
@@ -63,9 +69,11 @@ from regcontact.rigid.trajectory import (
 )
 from regcontact.systems.system import AbstractSystem
 
-__all__ = ["event_driven"]
+__all__ = ["IMPACT_LAWS", "event_driven"]
 
 INDETERMINACY_RULES = ("painleve", "least_energy")
+#: The impact laws of :func:`event_driven`.
+IMPACT_LAWS = ("lcp", "darboux_keller", "compliant_limit")
 
 
 def event_driven(
@@ -73,6 +81,8 @@ def event_driven(
     t_end: float,
     restitution: float = 0.0,
     selection: str = "painleve",
+    impact_law: str = "lcp",
+    contact_model: ContactModel | None = None,
     q0: ArrayLike | None = None,
     v0: ArrayLike | None = None,
     rtol: float = 1e-10,
@@ -83,7 +93,9 @@ def event_driven(
 ) -> RigidTrajectory:
     """Integrate ``system`` from ``(q0, v0)`` (default: its initial state) to ``t_end``, event by event.
 
-    ``restitution`` is Newton's ``e`` at impacts; ``rtol``, ``atol`` the integration's (and so the event times')
+    ``restitution`` is Newton's ``e`` at impacts (Poisson's ``r`` for ``impact_law = "darboux_keller"``);
+    ``impact_law`` resolves impacts (module docstring), ``"compliant_limit"`` for ``contact_model``; ``rtol``,
+    ``atol`` the integration's (and so the event times')
     tolerances; ``tol`` the relative level below which gaps and contact velocities count as zero at a restart.
     Samples are ``solve_ivp``'s steps; at an impulsive event ``times`` repeats, the two samples being the states
     before and after. ``sample_times`` adds samples at those times (read off each segment's dense output, as
@@ -97,11 +109,17 @@ def event_driven(
         raise ValueError(f"restitution = {restitution!r}: expected a number in [0, 1]")
     if selection not in INDETERMINACY_RULES:
         raise ValueError(f"selection = {selection!r}: expected one of {', '.join(INDETERMINACY_RULES)}")
+    if impact_law not in IMPACT_LAWS:
+        raise ValueError(f"impact_law = {impact_law!r}: expected one of {', '.join(IMPACT_LAWS)}")
+    if (impact_law == "compliant_limit") != (contact_model is not None):
+        raise ValueError("contact_model: expected a ContactModel with impact_law = 'compliant_limit', and only then")
+    if contact_model is not None:
+        limit_law(contact_model)  # refuses a model whose limit is not derived, before any integration
     snapshots = SystemSnapshots(system)
     k = snapshots.num_contacts
     q = snapshots.initial_state[0] if q0 is None else np.asarray(q0, dtype=float)
     v = snapshots.initial_state[1] if v0 is None else np.asarray(v0, dtype=float)
-    run = _Run(snapshots, restitution, selection, tol, rtol, atol)
+    run = _Run(snapshots, restitution, selection, tol, rtol, atol, impact_law, contact_model)
     extra = np.unique(np.asarray([] if sample_times is None else sample_times, dtype=float))
     times, qs, vs = [0.0], [q], [v]
     modes: list[tuple[ContactLabel, ...]] = []
@@ -173,9 +191,18 @@ class _Run:
     """The pieces of one event-driven run: restarts (projection, impacts, force LCP) and smooth segments."""
 
     def __init__(
-        self, snapshots: SystemSnapshots, restitution: float, selection: str, tol: float, rtol: float, atol: float
+        self,
+        snapshots: SystemSnapshots,
+        restitution: float,
+        selection: str,
+        tol: float,
+        rtol: float,
+        atol: float,
+        impact_law: str = "lcp",
+        contact_model: ContactModel | None = None,
     ):
         self.snapshots, self.restitution, self.selection, self.tol = snapshots, restitution, selection, tol
+        self.impact_law, self.contact_model = impact_law, contact_model
         self.rtol, self.atol = rtol, atol
         self.lcp_solves = self.ambiguous = 0
         self.event_names: list[tuple[str, int]] = []
@@ -221,10 +248,10 @@ class _Run:
             closed = np.abs(state.gaps) <= self.tol * self.snapshots.length_scale
             approaching = closed & (rates[:, 0] < -self.tol * self.velocity_unit)
             if approaching.any():
-                impulse = self.impulse(state, self.restitution, keep_zero=True)
-                v, total = state.velocity_after(impulse.reactions), total + impulse.reactions
+                reactions, v, labels = self.impact(state)
+                total = total + reactions
                 contact = int(np.flatnonzero(approaching)[0])
-                events.append(RigidEvent(t, "impact", contact, impulse.reactions, impulse.modes))
+                events.append(RigidEvent(t, "impact", contact, reactions, labels))
                 continue
             forces = force_acceleration(state, self.tol)
             self.lcp_solves += 1
@@ -235,6 +262,33 @@ class _Run:
                 continue
             return q, v, self.choose_modes(state, forces, trigger), total, events
         raise RuntimeError(f"no consistent contact mode after repeated impulses at t = {t:.6g}")
+
+    def impact(self, state: ContactState) -> tuple[NDArray, NDArray, tuple[ContactLabel, ...]]:
+        """``(impulses (k, 2), v⁺, modes after)`` of an impact under the run's impact law."""
+        if self.impact_law == "lcp":
+            impulse = self.impulse(state, self.restitution, keep_zero=True)
+            return impulse.reactions, state.velocity_after(impulse.reactions), impulse.modes
+        if self.impact_law == "darboux_keller":
+            outcome, velocity = darboux_keller(state, self.restitution, "poisson", self.tol)
+        else:
+            outcome, velocity = compliant_limit(state, cast(ContactModel, self.contact_model), self.tol)
+        self.lcp_solves += 1
+        if isinstance(outcome, ProcessOutcome):
+            reactions = outcome.impulses
+        else:  # the one closed contact's map
+            reactions = np.zeros((state.num_contacts, 2))
+            closed = int(np.argmin(np.abs(state.gaps)))
+            reactions[closed] = outcome.normal_impulse, outcome.tangential_impulse
+        W = state.jacobian_matrix
+        labels = contact_labels(
+            reactions,
+            (W @ velocity).reshape(-1, 2),
+            [0] * state.num_contacts,
+            state.delassus,
+            state.contact_velocity.reshape(-1),
+            self.tol,
+        )
+        return reactions, velocity, labels
 
     def impulse(self, state: ContactState, restitution: float, keep_zero: bool):
         """The impulse-velocity solution the rule picks (without the zero impulse unless ``keep_zero``)."""

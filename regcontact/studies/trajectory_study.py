@@ -23,7 +23,10 @@ collision at ``t > 0``). On those points, per run:
   for the time steps, over the runs whose event sequence is the reference's only (the others are listed).
 
 The compliant model is Preclik's Eq. 22 at every contact (spring-damper ``k_n = γ_n = α``, viscous-limited
-Coulomb ``γ_t = α``); all its α run in one jitted ``vmap``. The rigid runs are numpy on the host.
+Coulomb ``γ_t = c_t α^e``, ``c_t = compliant.friction_damping``, ``e = compliant.friction_damping_exponent``,
+by default 1 and 1); all its α run in one jitted ``vmap``. The rigid runs are numpy on the host; the event-driven
+reference resolves impacts by ``event_driven.impact_law`` (``"compliant_limit"``: the impact law of the compliant
+model above as α → ∞).
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from regcontact.compliant.modes import compliant_mode_events, compliant_modes
 from regcontact.compliant.simulate import IMPLICIT_SOLVERS, SOLVER_STATUSES, Controls, SolveSettings, trajectory
 from regcontact.compliant.termination import effective_normal_mass, slow_force_scale
 from regcontact.contact.contact_model import ContactModel
+from regcontact.contact.friction_laws import ViscousCoulomb
 from regcontact.convergence import fit_order
 from regcontact.motion_events import (
     IMPULSE_FACTOR,
@@ -55,6 +59,7 @@ from regcontact.motion_events import (
     run_length,
 )
 from regcontact.rigid import SELECTION_RULES, event_driven, gholami_time_stepping, moreau_jean
+from regcontact.rigid.event_driven import IMPACT_LAWS
 from regcontact.rigid.trajectory import RigidTrajectory
 from regcontact.studies import config as cfg
 from regcontact.studies.study_result import StudyResult
@@ -104,6 +109,8 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
             "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-8, "relative tolerance"),
             "atol": cfg.Field(cfg.positive, 1e-10, "absolute tolerance"),
             "max_steps": cfg.Field(cfg.positive_int, 200_000, "step budget per run"),
+            "friction_damping": cfg.Field(cfg.positive, 1.0, "tangential damping γ_t at α = 1 (γ_n = 1)"),
+            "friction_damping_exponent": cfg.Field(cfg.finite, 1.0, "α-exponent e of γ_t = c_t α^e"),
         },
         "moreau_jean": {
             "dt": cfg.Field(cfg.values_of(cfg.positive, "time steps δt > 0"), cfg.REQUIRED, "time steps δt"),
@@ -123,7 +130,14 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
         },
         "event_driven": {
             "selection": cfg.Field(cfg.choice("painleve", "least_energy"), "painleve", "rule on indeterminacy"),
-            "restitution": cfg.Field(cfg.nonnegative, 0.0, "Newton's restitution e in [0, 1]"),
+            "restitution": cfg.Field(
+                cfg.nonnegative, 0.0, "restitution in [0, 1]: Newton's e (lcp), Poisson's r (darboux_keller)"
+            ),
+            "impact_law": cfg.Field(
+                cfg.choice(*IMPACT_LAWS),
+                "lcp",
+                "impact LCP, Darboux–Keller (Coulomb during the impact) or the compliant model's limit law",
+            ),
             "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-10, "relative tolerance of the segments"),
             "atol": cfg.Field(cfg.positive, 1e-12, "absolute tolerance of the segments"),
         },
@@ -204,9 +218,12 @@ def _sampled_rigid(
     )
 
 
-def _contact_model() -> ContactModel:
-    """Preclik's Eq. 22: ``k_n = γ_n = γ_t = α``."""
-    return ContactModel()  # its defaults: SpringDamper and ViscousCoulomb, every parameter 1 at α = 1
+def contact_model(compliant: dict[str, Any]) -> ContactModel:
+    """Preclik's Eq. 22, ``k_n = γ_n = α``, with ``γ_t = c_t α^e`` (``[compliant]``)."""
+    return ContactModel(
+        friction=ViscousCoulomb(compliant["friction_damping"]),
+        friction_exponents=ViscousCoulomb(compliant["friction_damping_exponent"]),
+    )
 
 
 def compliant_on_grid(
@@ -215,7 +232,7 @@ def compliant_on_grid(
     """Every α in one jitted ``vmap``: ``q``, ``v``, the force integrals ``∫λ dt`` from 0 and the forces
     ``(a, m, k, 2)``, gaps and slips ``(a, m, k)``, the friction law per α (its leaves stacked) and the solver
     status; with the compile and run times."""
-    contact = _contact_model()
+    contact = contact_model(compliant)
     settings = SolveSettings(solver=compliant["solver"], events=(), max_steps=compliant["max_steps"])
     ts = jnp.asarray(grid)
     t_end = float(grid[-1])
@@ -317,6 +334,8 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
         t_end,
         restitution=ed["restitution"],
         selection=ed["selection"],
+        impact_law=ed["impact_law"],
+        contact_model=contact_model(config["compliant"]) if ed["impact_law"] == "compliant_limit" else None,
         rtol=ed["rtol"],
         atol=ed["atol"],
         sample_times=grid,

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from regcontact.compliant.simulate import Controls, SolveSettings, solve
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact.contact_model import ContactModel, law_exponents
 from regcontact.contact.friction_laws import ViscousCoulomb
 from regcontact.contact.normal_laws import ChampneysFastScale, ClippedKelvinVoigt, HuntCrossley, SpringDamper
 from regcontact.rigid import impulse_velocity
@@ -23,17 +23,30 @@ def test_preclik_exponents_keep_the_dampers():
     """k_n, γ_n, γ_t ∝ α: the damper's time scale 1/α is the fastest; the spring's force is O(α^(−1)) there."""
     law = limit_law(ContactModel(SpringDamper(3.0, 2.0), ViscousCoulomb(0.5)))
     assert law.scale_exponent == 1.0 and not law.has_spring
-    assert float(law.normal.damping) == 2.0 and law.tangential_damping == 0.5
+    assert float(law.normal.damping) == 2.0 and law.tangential_damping == 0.5 and law.friction == "viscous"
 
 
 def test_champneys_exponents_keep_spring_and_damper_and_need_slow_enough_friction():
     normal = ChampneysFastScale(1.0, 0.4)  # k ∝ α, q ∝ √α: the impact scale is α^(−1/2)
     law = limit_law(ContactModel(normal, ViscousCoulomb(1.0), friction_exponents=ViscousCoulomb(0.5)))
     assert law.scale_exponent == 0.5 and law.has_spring and float(law.normal.damping) == 0.4
-    with pytest.raises(ValueError, match="Darboux–Keller"):
-        limit_law(ContactModel(normal, ViscousCoulomb(1.0)))  # γ_t ∝ α: Coulomb during the impact
-    with pytest.raises(ValueError, match="linear spring-damper"):
-        limit_law(ContactModel(HuntCrossley(), ViscousCoulomb(1.0)))
+    assert law.friction == "viscous" and law.tangential_damping == 1.0
+    faster = limit_law(ContactModel(normal, ViscousCoulomb(1.0)))  # γ_t ∝ α: Coulomb during the impact
+    assert faster.friction == "coulomb" and faster.tangential_damping == 0.0
+    slower = limit_law(ContactModel(normal, ViscousCoulomb(1.0), friction_exponents=ViscousCoulomb(0.25)))
+    assert slower.friction == "none"
+
+
+def test_hunt_crossley_is_its_own_limit_and_refuses_a_growing_damping():
+    """k ∝ α, n and c fixed: the scale α^(−1/(n+1)); a shrinking c leaves Hertz's spring; a growing one refused."""
+    law = limit_law(ContactModel(HuntCrossley(2.0, 1.5, 0.3), ViscousCoulomb(1.0)))
+    assert law.scale_exponent == pytest.approx(0.4) and float(law.normal.damping) == 0.3
+    assert law.friction == "coulomb"  # γ_t ∝ α is faster than α^0.4
+    shrinking = law_exponents(HuntCrossley, damping=-1.0)
+    hertz = limit_law(ContactModel(HuntCrossley(2.0, 1.5, 0.3), ViscousCoulomb(1.0), shrinking))
+    assert float(hertz.normal.damping) == 0.0
+    with pytest.raises(ValueError, match="damping"):
+        limit_law(ContactModel(HuntCrossley(), ViscousCoulomb(1.0), law_exponents(HuntCrossley, damping=0.5)))
 
 
 @pytest.mark.parametrize("zeta", [0.05, 0.3, 0.7])

@@ -83,12 +83,36 @@ def test_mode_sequences_and_event_times_of_the_two_point_rod(two_point_landing):
 
 
 def test_the_compliant_landing_on_a_sliding_rod_keeps_a_velocity_offset(two_point_landing):
-    """What does not converge: after the second end lands on the sliding rod, the compliant velocity differs from
-    the rigid impact law's by about 0.023 whatever α (the stop time by 0.0046 = 0.023/(μ g))."""
+    """Against the impulse LCP: after the second end lands on the sliding rod, the compliant velocity differs from
+    the LCP's by about 0.023 whatever α (the stop time by 0.0046 = 0.023/(μ g)): the compliant model has an impact
+    law of its own (the test above)."""
     rows = _rows(two_point_landing, "compliant")
     offsets = np.array([row["distance_v"] for row in rows])
     assert np.all(offsets > 0.02)
     assert abs(offsets[1] - offsets[0]) < 0.1 * offsets[0]
+
+
+SEC22 = ROOT / "studies" / "rigid_trajectories_sec22.toml"
+
+
+@pytest.mark.parametrize(
+    ("path", "overrides"),
+    [
+        (TWO_POINT, ["event_driven.impact_law='compliant_limit'"]),
+        (TWO_POINT, ["event_driven.impact_law='darboux_keller'", "compliant.friction_damping_exponent=1.5"]),
+        (SEC22, ["event_driven.impact_law='compliant_limit'", "gholami.dt='none'"]),
+    ],
+    ids=["two-point-rod-compliant-limit", "two-point-rod-faster-friction-darboux-keller", "sec22-compliant-limit"],
+)
+def test_the_compliant_motion_converges_to_the_run_with_its_own_impact_law(path, overrides):
+    """Against the impact law the compliant model converges to (its limit law; with γ_t ∝ α^1.5 Coulomb friction
+    during the impact, Darboux–Keller's), the landings that keep an offset against the impulse LCP converge at
+    order 1 in α, every compliant run agreeing with the reference."""
+    comparison = _compare(path, [*overrides, "compliant.alpha=[1e3, 1e4, 1e5]", "moreau_jean.dt=[1e-2]"])
+    rows = _rows(comparison, "compliant")
+    assert all(row["ok"] for row in rows), [row["verdict"] for row in rows]
+    for variable in ("distance_q", "distance_v"):
+        assert comparison.orders["compliant_alpha"][variable]["order"] == pytest.approx(1.0, abs=0.05)
 
 
 def test_compliant_modes_from_the_friction_laws_threshold():
@@ -179,6 +203,8 @@ def must_not_run(monkeypatch):
         ("gholami.selection='first'", "gholami.selection", "one of 'painleve', 'lemke', 'least_energy'"),
         ("event_driven.selection='lemke'", "event_driven.selection", "one of 'painleve', 'least_energy'"),
         ("verdict.tolerance=0", "verdict.tolerance", "(0, 1)"),
+        ("event_driven.impact_law='newton'", "event_driven.impact_law", "'lcp', 'darboux_keller', 'compliant_limit'"),
+        ("compliant.friction_damping=0", "compliant.friction_damping", "a positive number"),
     ],
 )
 def test_bad_input_stops_with_one_line_naming_the_key(tmp_path, capsys, must_not_run, assignment, key, expected):
