@@ -10,10 +10,12 @@ Leine & Brogliato:
   several;
 - :func:`time_stepping` (Sec. 4): one semi-implicit Euler step, ``δt λ̃``; tends to the impulses as ``O(δt)``.
 
-:func:`darboux_keller` is an impact law of another kind for one contact: Coulomb friction during the impact,
-integrated in the normal impulse (Champneys & Várkonyi Sec. 3.2), with Poisson, energetic or Newton restitution;
-:func:`compliant_limit_map` the impact law a compliant contact converges to as α → ∞ (:func:`limit_law`), and
-:func:`chatter_directions` the chatter of one contact built on the impact map (Sec. 3.3).
+Impact laws of another kind: :func:`darboux_keller`, Coulomb friction during the impact, integrated in the
+normal impulse (Champneys & Várkonyi Sec. 3.2; one contact in closed form, with Poisson, energetic or Newton
+restitution); :func:`compliant_limit`, the impact law a compliant contact model converges to as α → ∞
+(:func:`limit_law`), for any set of closed contacts, both through the impact process on the impact's own time
+scale (:func:`impact_process`); and :func:`chatter_directions`, the chatter of one contact built on the impact
+map (Sec. 3.3).
 
 Each returns *all* its solutions (:class:`ContactSolutions`) with a mode per contact (``F``, ``T``, ``S+``,
 ``S-``) and the continua of statically indeterminate contact sets; one contact is ``k = 1``
@@ -35,6 +37,7 @@ from regcontact.rigid.chatter import (
 from regcontact.rigid.compliant_limit import (
     LimitImpact as LimitImpact,
     LimitLaw as LimitLaw,
+    compliant_limit as compliant_limit,
     compliant_limit_map as compliant_limit_map,
     limit_law as limit_law,
 )
@@ -49,6 +52,7 @@ from regcontact.rigid.darboux_keller import (
     darboux_keller_map as darboux_keller_map,
 )
 from regcontact.rigid.event_driven import (
+    IMPACT_LAWS as IMPACT_LAWS,
     event_driven as event_driven,
 )
 from regcontact.rigid.force_acceleration import (
@@ -57,6 +61,10 @@ from regcontact.rigid.force_acceleration import (
 from regcontact.rigid.gholami import (
     gholami_time_stepping as gholami_time_stepping,
     normal_impulse_lcp_solutions as normal_impulse_lcp_solutions,
+)
+from regcontact.rigid.impact_process import (
+    ProcessOutcome as ProcessOutcome,
+    impact_process as impact_process,
 )
 from regcontact.rigid.impulse_velocity import (
     impulse_velocity as impulse_velocity,
