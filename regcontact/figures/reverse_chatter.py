@@ -1,10 +1,18 @@
-"""Champneys & Várkonyi Fig. 11(a): where reverse chatter is possible, over ``a/(−b)`` and ``μ``.
+"""Champneys & Várkonyi Fig. 11(a), (b): where reverse chatter is possible.
 
-One contact with ``B = 0.5``, ``A = C = 1`` (the caption's) and Stronge's energetic restitution ``r``: for each
+(a) One contact with ``B = 0.5``, ``A = C = 1`` (the caption's) and Stronge's energetic restitution ``r``: for each
 ``a/(−b)`` the smallest ``μ`` at which a direction kept by the bounce map has an effective restitution ``e > 1``
 (:func:`~regcontact.rigid.chatter.chatter_directions`), found by bisection in ``μ``, which takes the region to lie
 at larger ``μ`` (``tests/figures/test_rigid_figures.py`` checks that on sample rows). The Painlevé region
 ``p⁺ < 0`` is ``μ > C/B = 2``.
+
+(b) The classical Painlevé rod (:class:`~regcontact.systems.PainleveRod`, ``m = 1``, ``l = 2``, ``g = 1``) at angle
+``θ``: its ``A, B, C`` depend on ``θ`` and its free accelerations on ``θ̇²`` (affine: two evaluations per ``θ``),
+so ``a/(−b)`` runs over the values the rod reaches with ``b < 0``. On a grid of ``(θ, μ)``, per ``r``: whether
+some ``θ̇`` (six values of ``θ̇²``) gives a kept direction with ``e > 1``, the bounce map scanned on 401
+directions (a fixed point closer than a grid cell to another can be missed). No bisection: for the rod the region
+need not extend to large ``μ``. Without body forces the rod reaches only ``a/(−b) ≥ 0`` with ``B < 0``
+(``a = (l/2) cos θ θ̇²``), where its forms give ``e > 1`` for ``r = 1`` only (``docs/impacts.md``).
 """
 
 from __future__ import annotations
@@ -24,9 +32,12 @@ RESTITUTIONS = (0.5, 0.7, 0.9, 1.0)
 MU_MAX = 3.0
 
 
-def threshold(ratio: float, r: float, tol: float = 1e-3) -> float:
-    """The smallest ``μ ≤ MU_MAX`` with reverse chatter at ``a/(−b) = ratio`` (``nan`` if none)."""
-    possible = lambda mu: reverse_chatter_possible(ratio, -1.0, A, B, C, mu, r)  # noqa: E731
+def threshold(
+    ratio: float, r: float, tol: float = 1e-3, form: tuple[float, float, float] = (A, B, C), samples: int = 2001
+) -> float:
+    """The smallest ``μ ≤ MU_MAX`` with reverse chatter at ``a/(−b) = ratio`` for the contact-space ``form``
+    ``(A, B, C)`` (``nan`` if none)."""
+    possible = lambda mu: reverse_chatter_possible(ratio, -1.0, *form, mu, r, samples=samples)  # noqa: E731
     if not possible(MU_MAX):
         return float("nan")
     low, high = 0.0, MU_MAX
@@ -65,3 +76,72 @@ def draw(out_dir: Path) -> list[Path]:
         writer.writerow(["a_over_minus_b", *(f"mu_threshold_r{r:g}" for r in RESTITUTIONS)])
         writer.writerows([x, *(curves[r][i] for r in RESTITUTIONS)] for i, x in enumerate(ratios))
     return [png, data]
+
+
+ROD_RESTITUTIONS = (0.5, 0.7, 1.0)
+
+
+def rod_chatter_region(theta: float, mus: np.ndarray, r: float, spins: int = 6) -> np.ndarray:
+    """For each ``μ`` of ``mus``, whether the Painlevé rod at angle ``θ`` can chatter in reverse for some ``θ̇``
+    (module docstring)."""
+    from regcontact.rigid.state import ContactState
+    from regcontact.systems import PainleveRod
+
+    states = [ContactState.from_system(PainleveRod(phi0=theta, omega0=omega)) for omega in (0.0, 1.0)]
+    (b0, a0), (b1, a1) = (state.free_acceleration[0] for state in states)
+    G = states[0].delassus
+    form = (float(G[1, 1]), float(G[1, 0]), float(G[0, 0]))
+    # θ̇² = w with b = b0 + b1 w < 0: up to 0.98 of the root (where b changes sign), or a range if b1 ≤ 0
+    w_max = 0.98 * (-b0 / b1) if b1 > 0 else 10.0
+    ratios = [(a0 + a1 * w) / -(b0 + b1 * w) for w in np.linspace(0.0, w_max, spins)]
+    return np.array(
+        [any(reverse_chatter_possible(x, -1.0, *form, mu, r, samples=401) for x in ratios) for mu in mus]
+    )
+
+
+@figure("champneys_fig11b_reverse_chatter_rod")
+def draw_rod(out_dir: Path) -> list[Path]:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    thetas = np.linspace(0.05, 1.5, 16)
+    mus = np.linspace(0.05, MU_MAX, 30)
+    regions = {r: np.array([rod_chatter_region(theta, mus, r) for theta in thetas]) for r in ROD_RESTITUTIONS}
+    fig = Figure(figsize=(6.8, 5.2))
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    degrees = np.degrees(thetas)
+    colours = {0.5: "#1f77b4", 0.7: "#ff7f0e", 1.0: "#2ca02c"}
+    for r, region in regions.items():
+        if r == 0.7:
+            ax.contourf(degrees, mus, region.T.astype(float), levels=[0.5, 1.5], colors=["#fdae61"], alpha=0.35)
+        if region.any() and not region.all():
+            ax.contour(degrees, mus, region.T.astype(float), levels=[0.5], colors=[colours[r]], linewidths=2)
+        found = "e > 1 for some θ̇ inside" if region.any() else f"no e > 1 for μ ≤ {MU_MAX:g}"
+        ax.plot([], [], color=colours[r], lw=2, label=f"r = {r:g}: {found}")
+    critical = np.array([_painleve_mu(theta) for theta in thetas])
+    ax.plot(degrees, critical, color="black", ls="--", lw=1, label="p = 0: Painlevé region above")
+    ax.set_xlim(0, 90)
+    ax.set_ylim(0, MU_MAX)
+    ax.set_xlabel("rod angle θ (degrees)")
+    ax.set_ylabel("friction coefficient μ")
+    ax.set_title("Fig. 11(b): where the Painlevé rod can chatter in reverse (energetic r; r = 0.7 shaded)", fontsize=9)
+    ax.legend(fontsize=8, loc="upper right")
+    ax.grid(alpha=0.3)
+    png = out_dir / "champneys_fig11b_reverse_chatter_rod.png"
+    fig.savefig(png, dpi=150, bbox_inches="tight")
+    data = out_dir / "champneys_fig11b_reverse_chatter_rod.csv"
+    with data.open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["theta_rad", "mu", *(f"reverse_chatter_r{r:g}" for r in ROD_RESTITUTIONS)])
+        for i, theta in enumerate(thetas):
+            for j, mu in enumerate(mus):
+                writer.writerow([theta, mu, *(int(regions[r][i, j]) for r in ROD_RESTITUTIONS)])
+    return [png, data]
+
+
+def _painleve_mu(theta: float) -> float:
+    """The rod's ``μ`` at which its Painlevé parameter ``C − μ|B|`` vanishes."""
+    from regcontact.rigid.state import ContactState
+    from regcontact.systems import PainleveRod
+
+    G = ContactState.from_system(PainleveRod(phi0=theta)).delassus
+    return float(G[0, 0] / abs(G[1, 0]))

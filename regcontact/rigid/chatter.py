@@ -96,7 +96,15 @@ def chatter_directions(
 
 
 def reverse_chatter_possible(
-    a: float, b: float, A: float, B: float, C: float, mu: float, r: float, law: RestitutionLaw = "energetic"
+    a: float,
+    b: float,
+    A: float,
+    B: float,
+    C: float,
+    mu: float,
+    r: float,
+    law: RestitutionLaw = "energetic",
+    samples: int = 2001,
 ) -> bool:
-    """Whether a kept direction has ``e > 1`` (:func:`chatter_directions`)."""
-    return any(d.restitution > 1.0 for d in chatter_directions(a, b, A, B, C, mu, r, law))
+    """Whether a kept direction has ``e > 1`` (:func:`chatter_directions` on ``samples`` grid points)."""
+    return any(d.restitution > 1.0 for d in chatter_directions(a, b, A, B, C, mu, r, law, samples=samples))

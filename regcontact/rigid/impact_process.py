@@ -111,13 +111,13 @@ def impact_process(
     y = np.concatenate([np.zeros(k), w0.reshape(-1), np.zeros(2 * k)])
     t = 0.0
     segments: list[tuple[float, tuple[SlipMode, ...]]] = []
-    trigger: tuple[str, int] | None = None
+    at_cone: set[int] = set()  # contacts that reached their cone at the current instant
     for _ in range(MAX_SEGMENTS):
         gaps, w = y[:k], y[k : 3 * k].reshape(k, 2)
         closed = (gaps < 0) | ((gaps == 0) & (w[:, 0] < 0))
         if not closed.any() and (w[:, 0] >= 0).all() and not run.normal(gaps, w[:, 0]).any():
             return ProcessOutcome(w.copy(), y[3 * k :].reshape(k, 2).copy(), "opened", tuple(segments))
-        modes = run.modes(gaps, w, zero, trigger) if friction == "coulomb" else ()
+        modes = run.modes(gaps, w, zero, at_cone) if friction == "coulomb" else ()
         if modes:
             segments.append((float(y[3 * k :: 2].sum()), modes))
         events = run.events(closed, modes, zero)
@@ -142,10 +142,14 @@ def impact_process(
             if horizon >= 1e4 * first_horizon:
                 raise RuntimeError(f"the impact did not end within τ = {horizon:.3g}: v_n = {w[:, 0]}")
             horizon *= 10.0  # a slow decay (sliding near a Painlevé contact: dv/dI = C − sμB small): go on
-            trigger = None
+            at_cone = set()
             continue
         fired = min((i for i, hit in enumerate(solution.t_events) if hit.size), key=lambda i: solution.t_events[i][0])
-        kind, contact = trigger = run.event_names[fired]
+        kind, contact = run.event_names[fired]
+        # a contact reaching its cone slips next; several at one instant (rigidly coupled) slip together
+        at_cone = (at_cone if solution.t[-1] == solution.t[0] else set()) | (
+            {contact} if kind == "slip starts" else set()
+        )
         if kind == "rest":
             w = y[k : 3 * k].reshape(k, 2)
             return ProcessOutcome(w.copy(), y[3 * k :].reshape(k, 2).copy(), "rest", tuple(segments))
@@ -191,17 +195,17 @@ class _Process:
         lam = np.column_stack([lam_n, self.tangential(lam_n, w[:, 1], modes)]).reshape(-1)
         return np.concatenate([w[:, 0], self.G @ lam, lam])
 
-    def modes(self, gaps: NDArray, w: NDArray, zero: float, trigger: tuple[str, int] | None) -> tuple[SlipMode, ...]:
+    def modes(self, gaps: NDArray, w: NDArray, zero: float, at_cone: set[int]) -> tuple[SlipMode, ...]:
         """Coulomb's modes at a segment's start: the slip's sign, and for the contacts at zero slip the solution of
-        the box problem on ``u̇`` (enumerated: a few contacts; stick first, except at the contact whose cone was
-        just reached, which slips if it can)."""
+        the box problem on ``u̇`` (enumerated: a few contacts; stick first, except at the contacts whose cone was
+        just reached, which slip if they can)."""
         lam_n = self.normal(gaps, w[:, 0])
         fixed: list[SlipMode | None] = ["S+" if u > zero else "S-" if u < -zero else None for u in w[:, 1]]
         free = [i for i, m in enumerate(fixed) if m is None]
         scale = max(float(np.abs(self.G_tn @ lam_n).max(initial=0.0)), 1e-300)
         order: dict[int, tuple[SlipMode, ...]] = {i: ("T", "S+", "S-") for i in free}
-        if trigger is not None and trigger[0] == "slip starts" and trigger[1] in order:
-            order[trigger[1]] = ("S+", "S-", "T")
+        for i in at_cone & set(order):
+            order[i] = ("S+", "S-", "T")
         for choice in itertools.product(*(order[i] for i in free)):
             modes = list(fixed)
             for i, m in zip(free, choice):

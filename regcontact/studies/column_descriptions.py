@@ -68,6 +68,27 @@ _EXACT: dict[str, tuple[str, str]] = {
     "impulses": ("", "the run's impulses after t_skip: size (P_n, P_t) per contact and time"),
     "events_equal": ("", "whether the run's modes and impulses are the reference's"),
     "verdict": ("", "agrees, or why the run does not agree with the reference"),
+    # landing tables (landing_table)
+    "case": ("", "the landing's index in the seeded draw"),
+    "system": ("", "the landing's system: reduced_single_contact, rod_on_one_end or rod_flat"),
+    "model": ("", "the compliant model: preclik (Eq. 22) or kelvin_voigt (fixed damping ratio)"),
+    "contacts": ("1", "the number of closed contacts at touch-down"),
+    "friction_during_impact": ("", "friction on the impact's time scale: viscous, coulomb or none"),
+    "restitution": ("1", "the model's frictionless restitution, given to the LCP (Newton) and Darboux–Keller"),
+    "distance_lcp": (
+        "1",
+        "distance of the velocity after the impact to the impulse LCP's, over the speed, at the largest α",
+    ),
+    "order_lcp": ("1", "order in α of the distance to the impulse LCP's velocity"),
+    "distance_darboux_keller": ("1", "distance to Darboux–Keller's velocity over the speed, at the largest α"),
+    "order_darboux_keller": ("1", "order in α of the distance to Darboux–Keller's velocity"),
+    "distance_compliant_limit": (
+        "1",
+        "distance to the compliant limit law's velocity over the speed, at the largest α",
+    ),
+    "order_compliant_limit": ("1", "order in α of the distance to the compliant limit law's velocity"),
+    "converges_to": ("", "the impact laws the compliant model converges to (order and last local order ≥ s/2)"),
+    "laws_agree": ("", "whether the three impact laws give the same velocity (to 1e-9 of the speed)"),
     # swept system keys (a system key is written bare)
     "mass": ("mass", "the body's mass m"),
     "length": ("length", "the rod's length l"),

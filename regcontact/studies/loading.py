@@ -24,6 +24,7 @@ STUDY_KINDS: dict[str, str] = {
     "compliant_sweep": "regcontact.studies.compliant_study",
     "rigid_painleve": "regcontact.studies.rigid_study",
     "rigid_trajectories": "regcontact.studies.trajectory_study",
+    "landing_table": "regcontact.studies.landing_study",
 }
 
 

@@ -1,0 +1,350 @@
+"""A convergence table for landings: random landings, the compliant model at a sweep of α, and the distance of its
+velocity after the impact to each of three rigid impact laws, with the fitted order.
+
+Each landing is a system at touch-down (every closed contact at ``g_n = 0``, at least one approaching) drawn from a
+seeded generator: a reduced single contact (random ``A, B, C``, ``μ``, free accelerations, slip and approach), the
+two-point rod on one end (tilted) or flat on both ends, with random ``μ`` and velocities; and a compliant model:
+
+- ``"preclik"``: Eq. 22, ``k_n = γ_n = α``, ``γ_t = c_t α^e`` with ``c_t`` log-uniform in [0.1, 10] and ``e`` 1
+  (friction viscous during the impact) or 1.5 (Coulomb's during it); restitution 0;
+- ``"kelvin_voigt"``: a clipped Kelvin–Voigt law with ``k ∝ α`` and ``γ ∝ √α`` (a fixed damping ratio ``ζ``,
+  uniform in [0.05, 0.8] at the first closed contact), ``γ_t ∝ α`` (Coulomb's during the impact) or ``∝ √α``
+  (viscous); the rigid laws get the law's frictionless restitution ``e(ζ)``.
+
+Every (landing, α) runs from the landing for ``window`` time constants of the law's impact (its slowest normal
+rate at α, :meth:`~regcontact.rigid.compliant_limit.LimitLaw.rates`), in one jitted ``vmap`` per group of one system
+class and one law class. The distance of the generalised velocity at the end to the rigid ``v⁺`` of each law, over
+the incoming speed, is fitted for an order in α (:func:`~regcontact.convergence.fit_order`):
+
+- ``lcp``: the impulse-velocity LCP with Newton's ``e`` (the nearest of its solutions where it has several);
+- ``darboux_keller``: Coulomb friction during the impact, Poisson's ``r = e`` (refused, and left blank, for a
+  positive ``r`` at several contacts);
+- ``compliant_limit``: the limit law of the landing's own model (:func:`~regcontact.rigid.compliant_limit`).
+
+The finite forces act during the window too, so a law the model converges to is approached at order ``s`` (the
+impact scale ``α^(−s)``: 1 for ``"preclik"``, 1/2 for ``"kelvin_voigt"``), and a friction damping faster than the
+impact reaches Coulomb's law only as ``γ_n/γ_t``. A landing *converges to* a law when both the order fitted over the
+last three decades and the local order of the last decade are at least ``s/2`` (a law it does not converge to
+levels off at its offset: order 0); the laws *agree* when their ``v⁺`` differ by less than 1e-9 of the speed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from regcontact.contact.contact_model import ContactModel, law_exponents
+from regcontact.contact.friction_laws import ViscousCoulomb
+from regcontact.contact.normal_laws import ClippedKelvinVoigt
+from regcontact.convergence import fit_order
+from regcontact.rigid.compliant_limit import compliant_limit, kelvin_voigt_restitution, limit_law
+from regcontact.rigid.darboux_keller import darboux_keller
+from regcontact.rigid.impulse_velocity import impulse_velocity
+from regcontact.rigid.state import ContactState
+from regcontact.studies import config as cfg
+from regcontact.studies.study_result import StudyResult
+from regcontact.systems import ReducedSingleContact, TwoPointRod
+from regcontact.systems.system import AbstractSystem
+
+__all__ = ["IMPACT_REFERENCES", "KIND", "TABLE_COLUMNS", "Landing", "check", "draw_landings", "run", "schema"]
+
+KIND = "landing_table"
+SYSTEMS = ("reduced_single_contact", "rod_on_one_end", "rod_flat")
+MODELS = ("preclik", "kelvin_voigt")
+#: The rigid impact laws each landing is compared with.
+IMPACT_REFERENCES = ("lcp", "darboux_keller", "compliant_limit")
+#: A velocity difference below this share of the speed: the laws agree.
+AGREE = 1e-9
+
+TABLE_COLUMNS = [
+    "case",
+    "system",
+    "model",
+    "contacts",
+    "friction_during_impact",
+    "restitution",
+    "mu",
+    "distance_lcp",
+    "order_lcp",
+    "distance_darboux_keller",
+    "order_darboux_keller",
+    "distance_compliant_limit",
+    "order_compliant_limit",
+    "converges_to",
+    "laws_agree",
+]
+
+
+def schema(raw: dict[str, Any]) -> dict[str, Any]:
+    del raw
+    return {
+        "study": cfg.study_fields(KIND),
+        "landings": {
+            "count": cfg.Field(cfg.positive_int, 120, "number of random landings"),
+            "seed": cfg.Field(cfg.positive_int, 1, "seed of the random landings"),
+            "systems": cfg.Field(
+                cfg.list_of(cfg.choice(*SYSTEMS), 1, "system names"), list(SYSTEMS), "systems to draw from, in turn"
+            ),
+            "models": cfg.Field(
+                cfg.list_of(cfg.choice(*MODELS), 1, "model names"), list(MODELS), "compliant models, in turn"
+            ),
+        },
+        "compliant": {
+            "alpha": cfg.Field(cfg.values_of(cfg.positive, "α > 0"), cfg.REQUIRED, "stiffness multipliers α"),
+            "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-10, "relative tolerance"),
+            "atol": cfg.Field(cfg.positive, 1e-12, "absolute tolerance"),
+            "max_steps": cfg.Field(cfg.positive_int, 100_000, "step budget per run"),
+            "window": cfg.Field(cfg.positive, 60.0, "how long each run lasts, in time constants of the impact"),
+        },
+    }
+
+
+def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
+    del overridden
+    if len(config["compliant"]["alpha"]) < 3:
+        raise cfg.ConfigError("compliant.alpha", config["compliant"]["alpha"], "at least three values (an order)")
+    return []
+
+
+@dataclass(frozen=True)
+class Landing:
+    """One random landing: the system at touch-down, its compliant model and the model's family and restitution."""
+
+    system_name: str
+    model_name: str
+    system: AbstractSystem
+    model: ContactModel
+    restitution: float
+
+
+def _touches_down(system: AbstractSystem) -> bool:
+    state = ContactState.from_system(system)
+    closed = np.abs(state.gaps) <= 1e-12 * state.gap_scale
+    rates = state.contact_velocity[closed, 0]
+    return bool(closed.any() and (rates < -0.05).any() and (rates <= 0).all())
+
+
+def _system(name: str, rng: np.random.Generator) -> AbstractSystem:
+    mu = rng.uniform(0.1, 1.5)
+    if name == "reduced_single_contact":
+        A, C = rng.uniform(0.3, 3.0, 2)
+        return ReducedSingleContact(
+            a=rng.uniform(-1.0, 1.0),
+            b=-rng.uniform(0.1, 1.0),
+            A=A,
+            B=rng.uniform(-0.9, 0.9) * np.sqrt(A * C),
+            C=C,
+            mu=mu,
+            slip0=rng.uniform(-1.0, 1.0),
+            normal_velocity0=-rng.uniform(0.2, 1.0),
+        )
+    flat = name == "rod_flat"
+    return TwoPointRod(
+        mu=mu,
+        phi0=0.0 if flat else rng.uniform(0.1, 1.2),
+        height=0.0,
+        vx0=rng.uniform(-1.0, 1.0),
+        vy0=-rng.uniform(0.2, 1.0),
+        omega0=rng.uniform(-1.0, 1.0) * (0.3 if flat else 1.0),
+    )
+
+
+def _model(name: str, system: AbstractSystem, rng: np.random.Generator) -> tuple[ContactModel, float]:
+    faster = bool(rng.integers(2))  # friction Coulomb's during the impact, or viscous
+    if name == "preclik":
+        damping = float(np.exp(rng.uniform(np.log(0.1), np.log(10.0))))
+        exponent = ViscousCoulomb(1.5 if faster else 1.0)
+        return ContactModel(friction=ViscousCoulomb(damping), friction_exponents=exponent), 0.0
+    state = ContactState.from_system(system)
+    closed = int(np.flatnonzero(np.abs(state.gaps) <= 1e-12 * state.gap_scale)[0])
+    zeta = rng.uniform(0.05, 0.8)
+    inverse_mass = state.delassus[2 * closed, 2 * closed]
+    normal = ClippedKelvinVoigt(1.0, 2.0 * zeta / np.sqrt(inverse_mass))  # ζ = γ/(2√(k m_n)), m_n = 1/C
+    model = ContactModel(
+        normal,
+        ViscousCoulomb(1.0),
+        law_exponents(ClippedKelvinVoigt, damping=0.5),
+        ViscousCoulomb(1.0 if faster else 0.5),
+    )
+    return model, kelvin_voigt_restitution(zeta)
+
+
+def draw_landings(count: int, seed: int, systems: list[str], models: list[str]) -> list[Landing]:
+    """``count`` landings, the systems and the models taken in turn, each drawn until it touches down."""
+    rng = np.random.default_rng(seed)
+    landings = []
+    for i in range(count):
+        system_name, model_name = systems[i % len(systems)], models[(i // len(systems)) % len(models)]
+        system = _system(system_name, rng)
+        while not _touches_down(system):
+            system = _system(system_name, rng)
+        model, restitution = _model(model_name, system, rng)
+        landings.append(Landing(system_name, model_name, system, model, restitution))
+    return landings
+
+
+# -- the rigid laws ----------------------------------------------------------------------------------------------
+
+
+def rigid_velocities(landing: Landing) -> dict[str, list[NDArray[np.float64]]]:
+    """``v⁺`` of each impact law (several for an LCP with several solutions; none where the law refuses)."""
+    state = ContactState.from_system(landing.system)
+    found: dict[str, list[NDArray[np.float64]]] = {}
+    found["lcp"] = [s.velocity for s in impulse_velocity(state, landing.restitution)]
+    try:
+        found["darboux_keller"] = [darboux_keller(state, landing.restitution)[1]]
+    except ValueError:
+        found["darboux_keller"] = []
+    found["compliant_limit"] = [compliant_limit(state, landing.model)[1]]
+    return found
+
+
+# -- the compliant runs ------------------------------------------------------------------------------------------
+
+
+def _durations(landing: Landing, alphas: NDArray[np.float64], window: float) -> NDArray[np.float64]:
+    """``window`` time constants of the landing's impact at each α: the slowest rate of its limit law at the
+    closed contacts, scaled by ``α^s``."""
+    state = ContactState.from_system(landing.system)
+    law = limit_law(landing.model)
+    closed = np.abs(state.gaps) <= 1e-12 * state.gap_scale
+    speed = float(np.abs(state.contact_velocity).max())
+    rate = min(law.rates(np.diag(state.delassus)[0::2][closed], speed))
+    return window / (rate * alphas**law.scale_exponent)
+
+
+def compliant_velocities(
+    landings: list[Landing], alphas: NDArray[np.float64], compliant: dict[str, Any]
+) -> tuple[NDArray[np.float64], NDArray[np.bool_], dict[str, float]]:
+    """The generalised velocity at the end of each (landing, α) run ``(landings, α, n)`` and whether it finished,
+    one jitted ``vmap`` per group of one system class and one law class."""
+    import jax
+    import jax.numpy as jnp
+
+    from regcontact.compliant.simulate import Controls, SolveSettings, solve
+
+    settings = SolveSettings(events=(), max_steps=compliant["max_steps"])
+    groups: dict[tuple[type, type], list[int]] = {}
+    for i, landing in enumerate(landings):
+        groups.setdefault((type(landing.system), type(landing.model.normal)), []).append(i)
+    size = max(int(np.asarray(landing.system.initial_state()[1]).size) for landing in landings)
+    velocity = np.full((len(landings), len(alphas), size), np.nan)
+    finished = np.zeros((len(landings), len(alphas)), dtype=bool)
+    timings = {"compliant_compile_s": 0.0, "compliant_run_s": 0.0}
+
+    def one(system, model, alpha, t_max):
+        controls = Controls(rtol=compliant["rtol"], atol=compliant["atol"], t_max=t_max)
+        run = solve(system, model, alpha, controls, settings)
+        return run.state_end.v, run.ok
+
+    batched = jax.jit(jax.vmap(jax.vmap(one, (None, None, 0, 0)), (0, 0, None, 0)))
+    for members in groups.values():
+        stack = lambda items: jax.tree.map(lambda *leaves: jnp.stack(leaves), *items)  # noqa: E731
+        systems = stack([landings[i].system for i in members])
+        models = stack([landings[i].model for i in members])
+        durations = jnp.asarray(np.array([_durations(landings[i], alphas, compliant["window"]) for i in members]))
+        start = time.perf_counter()
+        compiled = batched.lower(systems, models, jnp.asarray(alphas), durations).compile()
+        timings["compliant_compile_s"] += time.perf_counter() - start
+        start = time.perf_counter()
+        v, ok = jax.block_until_ready(compiled(systems, models, jnp.asarray(alphas), durations))
+        timings["compliant_run_s"] += time.perf_counter() - start
+        v = np.asarray(v)
+        velocity[members, :, : v.shape[-1]] = v
+        finished[members] = np.asarray(ok)
+    return velocity, finished, timings
+
+
+# -- the table ---------------------------------------------------------------------------------------------------
+
+
+def _distances(compliant: NDArray[np.float64], references: list[NDArray[np.float64]], speed: float) -> NDArray:
+    """Per α, the max-norm distance over the speed to the nearest reference (NaN without one)."""
+    if not references:
+        return np.full(compliant.shape[0], np.nan)
+    return np.min([np.abs(compliant[:, : ref.size] - ref).max(axis=1) for ref in references], axis=0) / speed
+
+
+def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
+    landings_config, compliant = config["landings"], config["compliant"]
+    alphas = np.asarray(sorted(compliant["alpha"]), dtype=float)
+    progress(f"drawing {landings_config['count']} landings")
+    landings = draw_landings(
+        landings_config["count"], landings_config["seed"], landings_config["systems"], landings_config["models"]
+    )
+    start = time.perf_counter()
+    progress("rigid impact laws")
+    rigid = [rigid_velocities(landing) for landing in landings]
+    timings = {"rigid_s": time.perf_counter() - start}
+    progress(f"compliant model at {len(alphas)} values of α ({len(landings) * len(alphas)} runs)")
+    velocity, finished, compliant_timings = compliant_velocities(landings, alphas, compliant)
+    timings.update(compliant_timings)
+    rows, details, failures = [], [], []
+    for i, (landing, laws) in enumerate(zip(landings, rigid)):
+        state = ContactState.from_system(landing.system)
+        speed = float(np.abs(state.contact_velocity).max())
+        closed = int((np.abs(state.gaps) <= 1e-12 * state.gap_scale).sum())
+        law = limit_law(landing.model)
+        row: dict[str, Any] = {
+            "case": i,
+            "system": landing.system_name,
+            "model": landing.model_name,
+            "contacts": closed,
+            "friction_during_impact": law.friction,
+            "restitution": landing.restitution,
+            "mu": float(np.asarray(landing.system.friction_coefficients).reshape(-1)[0]),
+        }
+        if not finished[i].all():
+            failures.append(f"landing {i}: a compliant run did not finish (α = {alphas[~finished[i]].tolist()})")
+        distances = {name: _distances(velocity[i], laws[name], speed) for name in IMPACT_REFERENCES}
+        converges = []
+        for name in IMPACT_REFERENCES:
+            d = distances[name]
+            fit = fit_order(alphas, d) if np.all(np.isfinite(d)) and np.all(d > 0) else None
+            row[f"distance_{name}"] = None if not np.isfinite(d[-1]) else float(d[-1])
+            row[f"order_{name}"] = None if fit is None else fit.order
+            if fit is not None and min(fit.order, fit.local_orders[-1]) >= 0.5 * law.scale_exponent:
+                converges.append(name)
+        row["converges_to"] = " ".join(converges) or "none"
+        candidates = [laws[name][0] for name in IMPACT_REFERENCES if len(laws[name]) == 1]
+        spread = max(float(np.abs(a - b).max()) for a in candidates for b in candidates) / speed
+        row["laws_agree"] = len(candidates) == len(IMPACT_REFERENCES) and spread <= AGREE
+        rows.append(row)
+        details.append({"case": i, **{name: distances[name].tolist() for name in IMPACT_REFERENCES}})
+    return StudyResult(
+        name=config["study"]["name"],
+        kind=KIND,
+        rows=rows,
+        references={"alpha": alphas.tolist(), "distances": details},
+        timings=timings,
+        failures=failures,
+        summary=_summary(rows),
+    )
+
+
+def _summary(rows: list[dict[str, Any]]) -> list[str]:
+    """Counts by system, model and friction during the impact: how many landings converge to each law, how many
+    have agreeing laws, and the median order to the compliant limit."""
+    lines = []
+    keys = sorted({(r["system"], r["model"], r["friction_during_impact"]) for r in rows})
+    for system, model, friction in keys:
+        group = [r for r in rows if (r["system"], r["model"], r["friction_during_impact"]) == (system, model, friction)]
+        counts = {name: sum(name in r["converges_to"].split() for r in group) for name in IMPACT_REFERENCES}
+        orders = [r["order_compliant_limit"] for r in group if r["order_compliant_limit"] is not None]
+        lines.append(
+            f"{system}, {model}, friction {friction} during the impact: {len(group)} landings; laws agree in "
+            f"{sum(r['laws_agree'] for r in group)}; converge to lcp {counts['lcp']}, darboux_keller "
+            f"{counts['darboux_keller']}, compliant_limit {counts['compliant_limit']}; order to compliant_limit "
+            f"median {np.median(orders):.2f}"
+            if orders
+            else "no order"
+        )
+    total = len(rows)
+    limit = sum("compliant_limit" in r["converges_to"].split() for r in rows)
+    lines.append(f"in all: {limit} of {total} landings converge to their model's compliant limit law")
+    return lines
