@@ -86,10 +86,7 @@ def convergence(
     every swept key but α; labelled ``"system"`` by those keys) and each rigid reference, how the force
     integrals approach it as α grows (failed runs left out, with a warning)."""
     force_integrals, ok = np.asarray(runs.force_integrals), np.asarray(runs.ok)
-    axes = sweep.plan
-    alpha_axis = axes.axis_of(ALPHA)
-    others = [key for key in axes.keys if axes.axis_of(key) != alpha_axis]
-    series, firsts = axes.distinct(others)
+    others, series, firsts = sweep.alpha_series()
     rtols, atols = sweep.numbers("solver.rtol"), sweep.numbers("solver.atol")
     entries = []
     for j, first in enumerate(firsts):

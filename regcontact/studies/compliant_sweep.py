@@ -129,6 +129,13 @@ class CompliantSweep:
         """``key``'s value per case, as floats."""
         return np.asarray(self.per_case(key), dtype=float)
 
+    def alpha_series(self) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """The α-series of the sweep, the cases that agree on every swept key off α's axis: those keys, each
+        case's series and each series' first case (:meth:`SweepPlan.distinct`)."""
+        alpha_axis = self.plan.axis_of(ALPHA)
+        others = [key for key in self.plan.keys if self.plan.axis_of(key) != alpha_axis]
+        return others, *self.plan.distinct(others)
+
     def distinct_tables(
         self, table: Literal["system", "contact"], keys: Sequence[str]
     ) -> tuple[np.ndarray, list[dict[str, Any]]]:
