@@ -26,13 +26,14 @@ def check_lines(kind: str, config: dict[str, Any]) -> list[str]:
     from regcontact.compliant.devices import automatic_chunk_size, describe_devices, sweep_devices
     from regcontact.compliant.simulate import case_bytes
     from regcontact.studies.compliant_cases import sweep_cases
-    from regcontact.studies.compliant_study import plan
+    from regcontact.studies.compliant_sweep import CompliantSweep
 
     devices = sweep_devices()
-    built = sweep_cases(config, plan(config))
-    total = len(built.labels["alpha"])
+    sweep = CompliantSweep.from_config(config)
+    built = sweep_cases(sweep)
+    total = sweep.size
     count = len(devices)
-    given = config["sweep"]["chunk_size"]
+    given = sweep.chunk_size
     chunk = automatic_chunk_size(total, devices, case_bytes(built.cases)) if given is None else max(1, given)
     chunk = count * math.ceil(min(chunk, total) / count)
     chunks = math.ceil(total / chunk)

@@ -23,7 +23,7 @@ import numpy as np
 
 from regcontact.studies import config as cfg
 
-__all__ = ["ALPHA", "SWEEPABLE", "Axis", "SweepPlan", "column_name", "plan_sweep", "sweep_fields"]
+__all__ = ["ALPHA", "SWEEPABLE", "Axis", "SweepPlan", "column_name", "plan_sweep", "sweep_fields", "sweepable_keys"]
 
 #: The stiffness multiplier's key in ``[sweep]`` (always swept: a compliant study is a sweep in α).
 ALPHA = "alpha"
@@ -42,20 +42,17 @@ SWEEPABLE: dict[str, tuple[str, ...] | None] = {
 }
 
 
-def _leaves(schema: Mapping[str, Any], path: str) -> dict[str, cfg.Field]:
-    node: Any = schema
-    for part in path.split("."):
-        node = node[part]
-    return {name: field for name, field in node.items() if isinstance(field, cfg.Field)}
-
-
-def sweepable_keys(schema: Mapping[str, Any]) -> dict[str, cfg.Field]:
-    """Every sweepable dotted key of a study's schema, in canonical order, with its single-value field."""
-    keys: dict[str, cfg.Field] = {}
+def sweepable_keys(tables: Mapping[str, Any]) -> dict[str, Any]:
+    """Every sweepable dotted key in canonical order, with what ``tables`` holds there: on a study's schema its
+    single-value field, on a validated config its single value (both list every key of these tables)."""
+    keys: dict[str, Any] = {}
     for table, names in SWEEPABLE.items():
-        for name, field in _leaves(schema, table).items():
+        node: Any = tables
+        for part in table.split("."):
+            node = node[part]
+        for name, leaf in node.items():
             if name != "kind" and (names is None or name in names):
-                keys[f"{table}.{name}"] = field
+                keys[f"{table}.{name}"] = leaf
     return keys
 
 
@@ -145,16 +142,6 @@ class SweepPlan:
         values = axis.values[axis.keys.index(key)]
         return [values[i] for i in self.indices()[:, a]]
 
-    def per_case(self, key: str, fixed: Any) -> list[Any]:
-        """``key``'s value per case: its swept values, or ``fixed`` (the config's value) for every case."""
-        return self.values(key) if self.axis_of(key) is not None else [fixed] * self.size
-
-    def numbers(self, key: str, fixed: Any) -> np.ndarray:
-        """``key``'s value per case as floats: its swept values, or ``fixed`` for every case."""
-        if self.axis_of(key) is None:
-            return np.full(self.size, float(fixed))
-        return np.asarray(self.values(key), dtype=float)
-
     def distinct(self, keys: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """Cases that agree on every key of ``keys``: ``(ids, first)`` with ``ids[i]`` the class of case ``i``
         (classes numbered in order of first appearance) and ``first[j]`` the first case of class ``j``."""
@@ -195,9 +182,9 @@ def _resolve(name: str, swept: Mapping[str, Any]) -> str | None:
     return f"system.{name}" if f"system.{name}" in swept else None
 
 
-def plan_sweep(config: Mapping[str, Any], schema: Mapping[str, Any]) -> SweepPlan:
+def plan_sweep(config: Mapping[str, Any]) -> SweepPlan:
     """The axes of a validated config's ``[sweep]``; :class:`ConfigError` for a bad ``zip``."""
-    keys = list(sweepable_keys(schema))
+    keys = list(sweepable_keys(config))
     swept = {**_swept(config, keys), ALPHA: config["sweep"][ALPHA]}
     order = [*keys, ALPHA]
     groups: list[list[str]] = []

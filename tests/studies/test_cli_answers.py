@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from regcontact.cli import main
-from regcontact.studies.compliant_study import MAX_PRINTED_SYSTEMS, SHOWN_SYSTEMS, _convergence_lines
+from regcontact.studies.compliant_text import MAX_PRINTED_SYSTEMS, SHOWN_SYSTEMS, convergence_lines
 
 ROOT = Path(__file__).parents[2]
 TABLE1 = ROOT / "studies" / "table1.toml"
@@ -63,10 +63,10 @@ def test_many_systems_print_the_ends_and_each_warning_once_with_a_count():
         }
         for i in range(count)
     ]
-    lines = _convergence_lines({"tail_rule": "last three decades", "systems": systems})
+    lines = convergence_lines({"tail_rule": "last three decades", "systems": systems})
     assert len(lines) < 25 < count
     assert f"  warning: {warning} ({count:,} systems)" in lines
     assert f"… {count - 2 * SHOWN_SYSTEMS:,} more systems …" in lines
     assert sum(line.startswith("system ") for line in lines) == 2 * SHOWN_SYSTEMS
-    few = _convergence_lines({"tail_rule": "last three decades", "systems": systems[:MAX_PRINTED_SYSTEMS]})
+    few = convergence_lines({"tail_rule": "last three decades", "systems": systems[:MAX_PRINTED_SYSTEMS]})
     assert sum(warning in line for line in few) == MAX_PRINTED_SYSTEMS

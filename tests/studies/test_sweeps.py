@@ -12,6 +12,7 @@ import xarray as xr
 
 from regcontact.cli import main
 from regcontact.studies import compliant_study
+from regcontact.studies.compliant_sweep import CompliantSweep
 from regcontact.studies.config import ConfigError, validate
 from regcontact.studies.loading import load_study
 from regcontact.studies.system_config import ELEMENTWISE_FROM, kind_fields, system_from_config, systems_from_config
@@ -55,7 +56,7 @@ def _study(tmp_path: Path, sweep: str = "", overrides: list[str] | None = None):
 
 def test_grid_over_contact_and_solver_keys_is_one_row_per_case_with_the_swept_keys_as_columns(tmp_path):
     loaded = _study(tmp_path, "contact.normal.stiffness = [1.0, 2.0]\nsolver.rtol = [1e-7, 1e-9]")
-    plan = compliant_study.plan(loaded.config)
+    plan = CompliantSweep.from_config(loaded.config).plan
     assert [axis.keys for axis in plan.axes] == [("contact.normal.stiffness",), ("solver.rtol",), ("alpha",)]
     labels, cases = compliant_study.build_cases(loaded.config)
     expected = list(itertools.product([1.0, 2.0], [1e-7, 1e-9], [1e2, 1e3]))  # C order, alpha fastest
@@ -99,7 +100,7 @@ def test_zipped_keys_vary_together_along_one_axis(tmp_path):
         "system.phi0 = [0.9, 1.0, 1.1]\nsystem.vx0 = [-1.0, -2.0, -3.0]\nmu = [1.5, 2.0]\n"
         'zip = [["phi0", "system.vx0"]]',
     )
-    plan = compliant_study.plan(loaded.config)
+    plan = CompliantSweep.from_config(loaded.config).plan
     assert [axis.keys for axis in plan.axes] == [("system.mu",), ("system.phi0", "system.vx0"), ("alpha",)]
     labels, cases = compliant_study.build_cases(loaded.config)
     assert len(labels) == 2 * 3 * 2

@@ -1,0 +1,114 @@
+"""The table of a compliant study: one row per case, with its swept values, force integrals, the paper's and
+the rigid references' values, and how the run went.
+
+A failed run keeps its row with blank integrals (``None``); its integrals as far as it got go to
+``partial_results`` in the JSON instead.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from jaxtyping import ArrayLike
+
+from regcontact.compliant.outcome import END_MODES, classify
+from regcontact.compliant.run_checks import RUN_CHECKS
+from regcontact.compliant.simulate import SOLVER_STATUSES, CompliantRun
+from regcontact.studies.compliant_cases import SweepCases
+from regcontact.studies.compliant_sweep import CompliantSweep
+from regcontact.studies.system_config import SYSTEM_KINDS
+
+if TYPE_CHECKING:  # the rigid references (and SciPy) are imported when a study runs, not to validate it
+    from regcontact.rigid.references import RigidReferences
+
+__all__ = ["TABLE_COLUMNS", "case_rows"]
+
+#: Columns printed by ``regcontact run`` (the CSV has them all); with several contacts the integrals of contact
+#: ``i`` are ``int_lambda_n_i``, ``int_lambda_t_i``.
+TABLE_COLUMNS = [
+    "alpha",
+    *dict.fromkeys(name for kind in SYSTEM_KINDS.values() for name in kind.fields),
+    "int_lambda_n",
+    "int_lambda_t",
+    *(f"int_lambda_{part}_{i}" for i in (1, 2) for part in ("n", "t")),
+    "paper_int_lambda_n",
+    "paper_int_lambda_t",
+    "impulse_velocity_n",
+    "impulse_velocity_t",
+    *(f"impulse_velocity_{part}_{i}" for i in (1, 2) for part in ("n", "t")),
+    "distance_to_impulse_velocity",
+    "termination",
+    "n_steps",
+    "status",
+    "check",
+]
+
+
+def _integral_columns(integrals: ArrayLike, ok: bool) -> dict[str, float | None]:
+    """``int_lambda_n``, ``int_lambda_t`` for one contact; ``int_lambda_n_i``, ``int_lambda_t_i`` for several.
+    A failed run's integrals are not results: blank (``None``)."""
+    pairs = np.asarray(integrals).reshape(-1, 2)
+    suffixes = [""] if len(pairs) == 1 else [f"_{i + 1}" for i in range(len(pairs))]
+    columns: dict[str, float | None] = {}
+    for suffix, (normal, tangential) in zip(suffixes, pairs):
+        columns[f"int_lambda_n{suffix}"] = float(normal) if ok else None
+        columns[f"int_lambda_t{suffix}"] = float(tangential) if ok else None
+    return columns
+
+
+def _reference_columns(reference: RigidReferences, integrals: ArrayLike, ok: bool) -> dict[str, Any]:
+    """The reference's columns; a failed run has no distance to it."""
+    columns: dict[str, Any] = dict(reference.columns(np.asarray(integrals)))
+    if not ok and "distance_to_impulse_velocity" in columns:
+        columns["distance_to_impulse_velocity"] = None
+    return columns
+
+
+def case_rows(
+    sweep: CompliantSweep, batch: SweepCases, runs: CompliantRun, references: list[RigidReferences]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The rows of the table, one per case, and the partial results of the failed runs."""
+    cases, settings = batch.cases, sweep.settings
+    impulsive, end_modes = (np.asarray(codes) for codes in classify(cases, runs, settings))
+    events = ("time_limit", *settings.events)
+    t_max = np.asarray(cases.controls.t_max)  # on the host: indexing a device array per row dispatches per row
+    rows, partial = [], []
+    for i in range(sweep.size):
+        label = sweep.label(i)
+        reference = references[batch.system_ids[i]]
+        integrals = runs.force_integrals[i]
+        status, check = SOLVER_STATUSES[int(runs.status[i])], RUN_CHECKS[int(runs.check[i])]
+        ok = bool(runs.ok[i])
+        row = {
+            **label,
+            # A failed run's integrals are not results: blank here, kept in the JSON under "partial_results".
+            **_integral_columns(integrals, ok),
+            **sweep.paper.at(label["alpha"]),
+            **_reference_columns(reference, integrals, ok),
+            "t_end": float(runs.t_end[i]),
+            "t_max": float(t_max[i]),
+            "termination": events[int(runs.termination[i])] if ok else "failed",
+            "n_steps": int(runs.num_steps[i]),
+            "n_accepted": int(runs.num_accepted_steps[i]),
+            "n_rejected": int(runs.num_rejected_steps[i]),
+            "n_restarts": int(runs.num_restarts[i]),
+            "status": status,
+            "check": check,
+            # What the run did (regcontact.compliant.outcome): an impulse or not, and how it ended.
+            "impulsive": bool(impulsive[i]) if ok else None,
+            "end_mode": END_MODES[int(end_modes[i])] if ok else None,
+        }
+        rows.append(row)
+        if not ok:
+            partial.append(
+                {
+                    **label,
+                    **_integral_columns(integrals, True),
+                    "t_end": row["t_end"],
+                    "stopped_by": events[int(runs.termination[i])],
+                    "status": status,
+                    "check": check,
+                }
+            )
+    return rows, partial

@@ -1,0 +1,157 @@
+"""What a valid compliant study config is: its schema, and the cross-field rules a per-key schema cannot express.
+
+The tables of law parameters depend on the laws the config names, and ``[sweep]`` takes every sweepable key of
+the others (:mod:`regcontact.studies.sweep_plan`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from regcontact.compliant.simulate import IMPLICIT_SOLVERS
+from regcontact.compliant.switches import RESTART_SURFACES
+from regcontact.compliant.termination import EVENTS
+from regcontact.contact.friction_laws import FRICTION_LAWS, AbstractFrictionLaw
+from regcontact.contact.normal_laws import NORMAL_LAWS, AbstractJumpingNormalLaw, AbstractNormalLaw
+from regcontact.studies import config as cfg
+from regcontact.studies.compliant_sweep import CompliantSweep
+from regcontact.studies.sweep_plan import ALPHA, column_name, sweep_fields
+from regcontact.studies.system_config import SYSTEM_KINDS, kind_fields, system_kind
+
+__all__ = ["KIND", "check", "schema"]
+
+#: The ``[study] kind`` of a compliant study.
+KIND = "compliant_sweep"
+
+_PARAMETER_PARSERS = {"positive": cfg.positive, "nonnegative": cfg.nonnegative}
+
+
+#: A law class, as the config names it.
+Law = type[AbstractNormalLaw] | type[AbstractFrictionLaw]
+
+
+def _law_fields(law: Law, default: Callable[[str], float]) -> dict[str, cfg.Field]:
+    return {
+        name: cfg.Field(_PARAMETER_PARSERS[kind], default(name), f"{name}: a number ({kind})")
+        for name, kind in law.PARAMETERS.items()
+    }
+
+
+def _exponent_fields(law: Law) -> dict[str, cfg.Field]:
+    return {name: cfg.Field(cfg.finite, law.EXPONENTS[name], f"α-exponent of {name}") for name in law.PARAMETERS}
+
+
+def schema(raw: dict[str, Any]) -> dict[str, Any]:
+    """The schema of a compliant sweep for the raw config ``raw`` (whose laws pick the parameter tables)."""
+    contact = raw.get("contact", {}) if isinstance(raw.get("contact", {}), dict) else {}
+    normal_name = contact.get("normal_law", "spring_damper")
+    friction_name = contact.get("friction_law", "viscous_coulomb")
+    normal = NORMAL_LAWS.get(normal_name, next(iter(NORMAL_LAWS.values())))
+    friction = FRICTION_LAWS.get(friction_name, next(iter(FRICTION_LAWS.values())))
+    kind = system_kind(raw)
+    single = {
+        "study": cfg.study_fields(KIND),
+        "system": kind_fields(kind),
+        "contact": {
+            "normal_law": cfg.Field(cfg.choice(*NORMAL_LAWS), "spring_damper", "a normal law name"),
+            "friction_law": cfg.Field(cfg.choice(*FRICTION_LAWS), "viscous_coulomb", "a friction law name"),
+            "normal": _law_fields(normal, lambda name: 1.0),
+            "friction": _law_fields(friction, lambda name: 1.0),
+            "normal_exponents": _exponent_fields(normal),
+            "friction_exponents": _exponent_fields(friction),
+        },
+        "solver": {
+            "name": cfg.Field(cfg.choice(*IMPLICIT_SOLVERS), "RadauIIA5", "an implicit diffrax solver"),
+            "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-10, "relative tolerance"),
+            "atol": cfg.Field(cfg.positive, 1e-12, "absolute tolerance"),
+            "max_steps": cfg.Field(cfg.positive_int, 100_000, "step budget per run"),
+            "restart_at": cfg.Field(
+                cfg.list_of(cfg.choice(*RESTART_SURFACES), 0, "surface names"),
+                [],
+                "switching surfaces to locate and restart at, holding the contact state in between",
+            ),
+        },
+        "termination": {
+            "events": cfg.Field(cfg.list_of(cfg.choice(*EVENTS), 0, "event names"), ["contact_open"], "events"),
+            "time_limit": cfg.Field(
+                cfg.float_or_choice(cfg.positive, "contact_time"), "contact_time", "a time > 0 or 'contact_time'"
+            ),
+            "contact_times": cfg.Field(cfg.positive, 1.0, "window length in contact times"),
+        },
+        "references": {
+            "impulse_velocity": cfg.Field(cfg.boolean, True, "compare with the impulse-velocity LCP"),
+            "time_stepping_dt": cfg.Field(
+                cfg.list_of(cfg.positive, 0, "positive time steps"), [], "time steps of the time-stepping LCP"
+            ),
+        },
+        "paper": {
+            "source": cfg.Field(str, "", "where the paper's values come from"),
+            "alpha": cfg.Field(cfg.list_of(cfg.positive, 0, "positive numbers"), [], "α of the paper's values"),
+            "int_lambda_n": cfg.Field(cfg.list_of(cfg.finite, 0, "numbers"), [], "paper's ∫λ_n per alpha"),
+            "int_lambda_t": cfg.Field(cfg.list_of(cfg.finite, 0, "numbers"), [], "paper's ∫λ_t per alpha"),
+        },
+    }
+    alpha = cfg.Field(
+        cfg.values_of(cfg.positive, "positive numbers"), cfg.REQUIRED, "a non-empty list of α > 0, or a range"
+    )
+    chunk_size = cfg.Field(
+        cfg.positive_int, None, "cases per vmapped call (default: automatic, from the devices and their memory)"
+    )
+    return {**single, "sweep": {**sweep_fields(single, alpha), "chunk_size": chunk_size}}
+
+
+def _pruned(table: dict[str, Any]) -> dict[str, Any]:
+    """A validated table of swept keys without the keys not swept (``None``) and the tables left empty."""
+    kept: dict[str, Any] = {}
+    for key, value in table.items():
+        if isinstance(value, dict):
+            value = _pruned(value)
+        if value is not None and value != {}:
+            kept[key] = value
+    return kept
+
+
+def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
+    """Cross-field checks a per-key schema cannot express; returns notes on what was resolved.
+
+    ``[sweep]`` keeps only the keys that are swept, and its ``zip`` groups must name swept keys of equal
+    lengths. Every distinct system of the sweep passes its kind's check. A contact-time window needs a normal
+    law with a linear stiffness (``LINEAR_STIFFNESS``); otherwise the time limit must be given in time units.
+    Restarting at ``contact`` needs a law with a touch-down jump.
+
+    The paper's values belong to the system written in the file. If ``--set`` changed a ``system.*`` key or the
+    sweep runs over system parameters, they describe another system and are dropped, with a note.
+    """
+    fixed = {key: config["sweep"][key] for key in (ALPHA, "chunk_size", "zip")}
+    config["sweep"] = {**fixed, **_pruned({k: v for k, v in config["sweep"].items() if k not in fixed})}
+    sweep = CompliantSweep.from_config(config)
+    system_keys = sweep.swept("system.")
+    kind_check = SYSTEM_KINDS[sweep.system["kind"]].check
+    for system in sweep.distinct_tables("system", system_keys)[1]:
+        kind_check(system)
+    normal_law = sweep.contact["normal_law"]
+    limit_key = "termination.time_limit"
+    if "contact_time" in sweep.per_case(limit_key) and NORMAL_LAWS[normal_law].LINEAR_STIFFNESS is None:
+        raise cfg.ConfigError(
+            limit_key,
+            "contact_time",
+            f"a time > 0: the normal law {normal_law!r} has no linear stiffness k to define t_c = π √(m_n / k)",
+        )
+    restart_at = list(sweep.settings.restart_at)
+    if "contact" in restart_at and not issubclass(NORMAL_LAWS[normal_law], AbstractJumpingNormalLaw):
+        raise cfg.ConfigError(
+            "solver.restart_at",
+            restart_at,
+            f"no 'contact': the normal law {normal_law!r} has no touch-down jump (no contact_force branch)",
+        )
+    paper = sweep.paper
+    for key, values in (("int_lambda_n", paper.int_lambda_n), ("int_lambda_t", paper.int_lambda_t)):
+        if values and len(values) != len(paper.alpha):
+            raise cfg.ConfigError(f"paper.{key}", list(values), f"{len(paper.alpha)} numbers, one per paper.alpha")
+    changed = [key for key in overridden if key.startswith("system.")]
+    changed += [f"sweep.{column_name(key)}" for key in system_keys]
+    if changed and paper.alpha:
+        config["paper"] = {**config["paper"], "alpha": [], "int_lambda_n": [], "int_lambda_t": []}
+        return [f"paper values not shown: they are for the file's system, and {', '.join(changed)} changed it"]
+    return []

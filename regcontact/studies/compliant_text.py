@@ -1,0 +1,111 @@
+"""The text ``regcontact run`` prints for a compliant study besides its table: the sweep's axes, the convergence
+block, one line per failed run. Every number shown is in ``results.json``; this only writes it for a screen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from regcontact.studies.sweep_plan import SweepPlan, column_name
+
+__all__ = ["MAX_PRINTED_SYSTEMS", "SHOWN_SYSTEMS", "axes_line", "convergence_lines", "failure_line"]
+
+
+def _number(value: float) -> str:
+    """``1e5``, ``0.01``, ``2.5e-7``: short, for α and δt."""
+    return f"{value:.3g}".replace("e+0", "e").replace("e+", "e").replace("e-0", "e-")
+
+
+def _vector(values: Any) -> str:
+    flat = np.ravel(values)
+    return "(" + ", ".join(f"{v:.6g}" for v in flat) + ")"
+
+
+def _reference_line(name: str, entry: dict[str, Any], variable: str = "α") -> list[str]:
+    """``impulse_velocity Λ = (…): order 0.503 over α 1e5…1e8 (residual …); limit (…), 2.1e-06 from it``."""
+    if entry.get("reference") is None:
+        return [f"  {name}: " + "; ".join(entry["warnings"])]
+    head = f"  {name} {_vector(entry['reference'])}: "
+    if entry["order"] is None:
+        head += "no order"
+    else:
+        low, high = entry["fit_dt_range"] if variable == "δt" else entry["fit_alpha_range"]
+        head += f"order {entry['order']:.3f} in {variable} over {variable} {_number(low)}…{_number(high)} "
+        head += f"(fit residual {entry['fit_residual']:.1e} decades)"
+    if entry["limit"] is not None:
+        head += f"; limit {_vector(entry['limit'])}, {entry['distance_of_limit']:.1e} from it"
+    return [head, *(f"    warning: {warning}" for warning in entry["warnings"])]
+
+
+#: Past this many systems the convergence block shows the first and last :data:`SHOWN_SYSTEMS` and counts the
+#: warnings (every system is in ``results.json``), so that it fits on a screen.
+MAX_PRINTED_SYSTEMS = 10
+SHOWN_SYSTEMS = 3
+
+
+def convergence_lines(convergence: dict[str, Any]) -> list[str]:
+    """The convergence block ``regcontact run`` prints after the table; for many systems, the first and last few
+    and each distinct warning once, with the number of systems that have it."""
+    lines = [
+        "convergence as α → ∞ (d = max-norm distance of the force integrals to the reference, d ∝ α^-order fitted "
+        f"over the {convergence['tail_rule']}; limit extrapolated with that order from the last two α):"
+    ]
+    systems = convergence["systems"]
+    if len(systems) <= MAX_PRINTED_SYSTEMS:
+        lines += _system_lines(systems)
+    else:
+        left_out = len(systems) - 2 * SHOWN_SYSTEMS
+        first, last = (
+            [line for line in _system_lines(part) if not line.lstrip().startswith("warning: ")]
+            for part in (systems[:SHOWN_SYSTEMS], systems[-SHOWN_SYSTEMS:])
+        )
+        lines += [*first, f"… {left_out:,} more systems …", *last]
+        counts: dict[str, int] = {}
+        for line in _system_lines(systems):
+            if line.lstrip().startswith("warning: "):
+                counts[line.strip()] = counts.get(line.strip(), 0) + 1
+        if counts:
+            lines.append(f'warnings over all {len(systems):,} systems (each in results.json, under "convergence"):')
+            lines += [f"  {warning} ({count:,} systems)" for warning, count in counts.items()]
+    if "note" in convergence:
+        lines.append(f"note: {convergence['note']}")
+    return lines
+
+
+def _system_lines(systems: list[dict[str, Any]]) -> list[str]:
+    """The convergence lines of each system: its label, its warnings and one line per reference."""
+    lines: list[str] = []
+    for entry in systems:
+        if entry["system"]:
+            lines.append("system " + ", ".join(f"{k}={v:g}" for k, v in entry["system"].items()) + ":")
+        lines += [f"  warning: {warning}" for warning in entry.get("warnings", [])]
+        if "impulse_velocity" in entry:
+            lines += _reference_line("impulse_velocity Λ =", entry["impulse_velocity"])
+        for dt, step in entry.get("time_stepping", {}).items():
+            lines += _reference_line(f"time_stepping δt = {_number(float(dt))}, δt·λ̃ =", step)
+        if "time_stepping_trend" in entry:
+            trend = entry["time_stepping_trend"]
+            if "order" in trend:
+                lines += _reference_line("time stepping δt·λ̃ → Λ as δt → 0, Λ =", trend, "δt")
+            else:
+                lines += [f"  time stepping as δt → 0: {'; '.join(trend['warnings'])}"]
+    return lines
+
+
+def _shown(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float | int) and not isinstance(value, bool) else str(value)
+
+
+def failure_line(row: dict[str, Any], keys: list[str]) -> str:
+    """``alpha=1e+06, mu=1.5, phi0=0.9: max_steps_reached`` (every swept key, the status, a failed check)."""
+    values = ", ".join(f"{name}={_shown(row[name])}" for name in keys)
+    reason = row["status"] if row["check"] == "passed" else f"{row['status']}, check {row['check']} failed"
+    return f"{values}: {reason}"
+
+
+def axes_line(plan: SweepPlan, systems: int) -> str:
+    """``1600 cases: 40 mu × 40 phi0 × 1 alpha, 1600 distinct system(s)`` (zipped keys joined by ``+``)."""
+    axes = " × ".join(f"{axis.length} {'+'.join(map(column_name, axis.keys))}" for axis in plan.axes)
+    return f"{plan.size} cases: {axes}, {systems} distinct system(s)"
