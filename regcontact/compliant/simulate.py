@@ -408,8 +408,10 @@ def trajectory(
     controls: Controls,
     settings: SolveSettings,
     ts: Float[Array, " m"],
+    state0: CompliantState | None = None,
 ) -> tuple[CompliantState, Int[Array, ""]]:
-    """The state at the times ``ts`` (within ``[0, t_max]``, leaves with a leading axis) and the solver status.
+    """The state at the times ``ts`` (within ``[0, t_max]``, leaves with a leading axis) from ``state0`` (default:
+    the system's initial state) and the solver status.
 
     Times after an event that ended the run hold ``inf``, as diffrax leaves them.
     """
@@ -419,7 +421,13 @@ def trajectory(
     args = CompliantSystem(system=system, normal=normal, friction=friction)
     no_surfaces = jnp.zeros((0, system.NUM_CONTACTS), bool)
     sol = _diffeqsolve(
-        args, jnp.asarray(0.0), initial_state(system), controls, settings, no_surfaces, diffrax.SaveAt(ts=ts)
+        args,
+        jnp.asarray(0.0),
+        initial_state(system) if state0 is None else state0,
+        controls,
+        settings,
+        no_surfaces,
+        diffrax.SaveAt(ts=ts),
     )
     assert sol.ys is not None  # SaveAt(ts=...) always saves
     return sol.ys, _status_index(sol.result)

@@ -17,13 +17,22 @@ the impact ``e = r`` (Poisson and Newton exactly; the energetic law too where th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
 from regcontact.rigid.darboux_keller import RestitutionLaw, darboux_keller_map
 
-__all__ = ["ChatterDirection", "bounce", "chatter_directions", "reverse_chatter_possible"]
+__all__ = [
+    "ChatterDirection",
+    "ChatterSequence",
+    "bounce",
+    "chatter_directions",
+    "chatter_sequence",
+    "reverse_chatter_possible",
+]
 
 
 def bounce(
@@ -108,3 +117,52 @@ def reverse_chatter_possible(
 ) -> bool:
     """Whether a kept direction has ``e > 1`` (:func:`chatter_directions` on ``samples`` grid points)."""
     return any(d.restitution > 1.0 for d in chatter_directions(a, b, A, B, C, mu, r, law, samples=samples))
+
+
+@dataclass(frozen=True)
+class ChatterSequence:
+    """A forward chatter from touch-down: the impact times ``times`` (the first at 0), the velocities before each
+    impact ``incoming`` ``(n, 2)`` (``u⁻, v⁻``), and the accumulation (Zeno) point: ``zeno_time`` and the slip
+    ``zeno_slip`` the sequence tends to (the geometric tail of the last bounces added), or ``nan`` where the
+    sequence does not accumulate (``e ≥ 1`` at the end)."""
+
+    times: NDArray[np.float64]
+    incoming: NDArray[np.float64]
+    zeno_time: float
+    zeno_slip: float
+
+
+def chatter_sequence(
+    a: float,
+    b: float,
+    impact: Callable[[float, float], tuple[float, float]],
+    u: float,
+    v: float,
+    max_impacts: int = 400,
+    tol: float = 1e-12,
+) -> ChatterSequence:
+    """Follow the bounce map from touch-down with ``(u⁻, v⁻)``, ``v⁻ < 0``: ``impact(u⁻, v⁻) → (u⁺, v⁺)``, then the
+    free flight of Eq. 28 under ``(a, b)``, ``b < 0``, lasting ``−2v⁺/b`` (the slip moves by ``a`` times it), until
+    the normal velocity is below ``tol`` of the first one; the Zeno point adds the rest of the geometric series
+    with the last bounce's ratio ``e``: ``Σ_{j>n} t_j = t_n e/(1 − e)``, and likewise for the slip."""
+    if not b < 0:
+        raise ValueError(f"b = {b}: chatter needs a free normal acceleration towards the contact (b < 0)")
+    if not v < 0:
+        raise ValueError(f"v = {v}: a chatter starts with an impact (v < 0)")
+    t, first = 0.0, abs(v)
+    times, incoming = [0.0], [(u, v)]
+    flight = slip_step = ratio = float("nan")
+    for _ in range(max_impacts):
+        u_plus, v_plus = impact(u, v)
+        flight = -2.0 * v_plus / b
+        slip_step = a * flight
+        ratio = v_plus / -v
+        t, u, v = t + flight, u_plus + slip_step, -v_plus
+        if v_plus <= tol * first:
+            break
+        times.append(t)
+        incoming.append((u, v))
+    tail = ratio / (1.0 - ratio) if ratio < 1.0 else float("nan")
+    zeno_time = t + flight * tail if v_plus > tol * first else t
+    zeno_slip = u + slip_step * tail if v_plus > tol * first else u
+    return ChatterSequence(np.array(times), np.array(incoming), float(zeno_time), float(zeno_slip))

@@ -32,12 +32,13 @@ contact-space form.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import jax
 import jax.numpy as jnp
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from regcontact.contact.contact_model import ContactModel
 from regcontact.contact.friction_laws import ViscousCoulomb
@@ -53,7 +54,9 @@ __all__ = [
     "compliant_limit_map",
     "kelvin_voigt_restitution",
     "limit_law",
+    "onset_time",
     "spring_damper_restitution",
+    "touchdown_lead",
 ]
 
 
@@ -135,13 +138,46 @@ class LimitImpact:
     ended: str
 
 
+def onset_time(law: LimitLaw, normal_velocity: ArrayLike, rates: Sequence[float]) -> float:
+    """How long before touch-down (on the impact scale) the contact forces set in: the smallest ``τ₀ ≥ 0`` with no
+    force at the gaps ``g_i = −v_i τ₀`` of the ballistic approach. Zero for a law without force above the ground
+    (:class:`~regcontact.contact.normal_laws.SpringDamper`, Hunt–Crossley); ``c/k`` for a clipped Kelvin–Voigt law,
+    which brakes a fast approach before the gap closes. ``ValueError`` for a law that acts at any distance (a
+    Kelvin–Voigt damper without its spring)."""
+    v = np.asarray(normal_velocity, dtype=float)
+    force = law.force()
+    scale = max(float(np.abs(v).max()) * max(rates), 1e-300)  # a force the impact's size: speed / time scale
+
+    def quiet(tau: float) -> bool:
+        return bool(np.all(force(-v * tau, v) <= 1e-12 * scale))
+
+    step = 1e-12 / max(rates)
+    if quiet(step):
+        return 0.0
+    low, high = step, 1.0 / min(rates)
+    for _ in range(60):
+        if quiet(high):
+            break
+        low, high = high, 2.0 * high
+    else:
+        raise ValueError(f"{type(law.normal).__name__} acts at any gap for an approaching contact: no onset")
+    for _ in range(200):
+        middle = 0.5 * (low + high)
+        low, high = (low, middle) if quiet(middle) else (middle, high)
+        if high - low <= 1e-15 * high:
+            break
+    return high
+
+
 def _process(G: NDArray, mu: NDArray, velocity: NDArray, law: LimitLaw, rtol: float) -> ProcessOutcome:
     speed = float(np.abs(velocity).max())
     rates = law.rates(np.diag(G)[0::2], speed)
     if law.friction == "viscous":
         rates = rates + [r for r in law.tangential_damping * np.diag(G)[1::2] if r > 0]
+    # start where the forces set in on the ballistic approach (every contact reaches g = 0 together at τ₀)
+    gaps = -velocity[:, 0] * onset_time(law, velocity[:, 0], rates)
     return impact_process(
-        G, mu, velocity, law.force(), law.friction, law.tangential_damping, rates, not law.has_spring, rtol
+        G, mu, velocity, law.force(), law.friction, law.tangential_damping, rates, not law.has_spring, rtol, gaps
     )
 
 
@@ -158,6 +194,20 @@ def compliant_limit_map(
     outcome = _process(np.array([[C, B], [B, A]]), np.array([mu]), np.array([[v, u]]), law, rtol)
     (v_end, u_end), (impulse_n, impulse_t) = outcome.velocity[0], outcome.impulses[0]
     return LimitImpact(float(u_end), float(v_end), float(impulse_n), float(impulse_t), outcome.ended)
+
+
+def touchdown_lead(state: ContactState | AbstractSystem, model: ContactModel, tol: float = 1e-9) -> float:
+    """How long before a touch-down ``state`` the compliant forces of ``model`` set in, on the impact scale
+    (:func:`onset_time`; at stiffness α the time ``τ₀ α^(−s)``): a compliant run of the same landing starts that
+    much earlier, at ``q − v τ₀ α^(−s)``, so that it meets the ground as the rigid state does."""
+    state = as_contact_state(state)
+    closed = np.flatnonzero(np.abs(state.gaps) <= tol * state.gap_scale)
+    w = state.contact_velocity[closed]
+    law = limit_law(model)
+    speed = float(np.abs(w).max(initial=0.0))
+    if speed == 0.0:
+        return 0.0
+    return onset_time(law, w[:, 0], law.rates(np.diag(state.delassus)[0::2][closed], speed))
 
 
 def compliant_limit(
@@ -193,12 +243,13 @@ def spring_damper_restitution(zeta: float) -> float:
 
 def kelvin_voigt_restitution(zeta: float) -> float:
     """Restitution of a clipped Kelvin–Voigt law (:class:`~regcontact.contact.normal_laws.ClippedKelvinVoigt`,
-    :class:`~regcontact.contact.normal_laws.ChampneysFastScale`), frictionless, ``ζ < 1``: the damped oscillation
-    ``δ = (v₀/ω_d) e^(−ζωt) sin ω_d t`` until the force ``k δ + c δ̇`` reaches zero, at
-    ``θ = ω_d t = atan2(2ζ√(1−ζ²), 2ζ² − 1)``; then ``e = e^(−ζθ/√(1−ζ²)) |cos θ − ζ sin θ/√(1−ζ²)|``."""
-    root = math.sqrt(1.0 - _underdamped(zeta) ** 2)
-    theta = math.atan2(2.0 * zeta * root, 2.0 * zeta * zeta - 1.0)
-    return math.exp(-zeta * theta / root) * abs(math.cos(theta) - zeta * math.sin(theta) / root)
+    :class:`~regcontact.contact.normal_laws.ChampneysFastScale`), frictionless, ``ζ < 1``, arriving from free
+    flight. The law brakes before the gap closes, from ``k δ + c δ̇ = 0`` (``δ = −g``); the force
+    ``F = k δ + c δ̇`` obeys the oscillator's own equation with ``F(0) = 0``, ``Ḟ(0) = k v₀``, so
+    ``F = (k v₀/ω_d) e^(−ζωt) sin ω_d t`` and the contact releases after exactly half a damped period, where
+    ``δ̇ = −v₀ e^(−πζ/√(1−ζ²))``: ``e = exp(−πζ/√(1−ζ²))``."""
+    zeta = _underdamped(zeta)
+    return math.exp(-math.pi * zeta / math.sqrt(1.0 - zeta * zeta))
 
 
 def _underdamped(zeta: float) -> float:

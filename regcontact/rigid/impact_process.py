@@ -80,10 +80,12 @@ def impact_process(
     rates: ArrayLike = (),
     decays: bool = False,
     rtol: float = 1e-12,
+    gaps: ArrayLike | None = None,
 ) -> ProcessOutcome:
     """Integrate the impact of the contacts with Delassus matrix ``delassus`` ``(2k, 2k)`` (positive definite),
     friction coefficients ``mu`` ``(k,)`` and incoming contact velocities ``velocity`` ``(k, 2)`` (``v_n, u_t``),
-    every contact at ``g = 0`` (module docstring). ``rates``: the inverse time scales of the normal law (its
+    every contact at ``g = 0`` unless ``gaps`` (impact scale) says where each starts (module docstring).
+    ``rates``: the inverse time scales of the normal law (its
     slowest sets how long a decaying contact is first followed: 60 of them, then ten times longer as long as it
     decays, to 10⁴ times); ``decays``: the law has no spring, so
     the closed contacts come to rest and the process ends when their normal velocities are at round-off."""
@@ -108,13 +110,14 @@ def impact_process(
     zero = 1e-12 * speed
     run = _Process(G, mu_, normal_force, friction, tangential_damping)
     # state: gaps (k), contact velocities (2k, v_n and u_t interleaved), impulses (2k)
-    y = np.concatenate([np.zeros(k), w0.reshape(-1), np.zeros(2 * k)])
+    start = np.zeros(k) if gaps is None else np.asarray(gaps, dtype=float).reshape(k)
+    y = np.concatenate([start, w0.reshape(-1), np.zeros(2 * k)])
     t = 0.0
     segments: list[tuple[float, tuple[SlipMode, ...]]] = []
     at_cone: set[int] = set()  # contacts that reached their cone at the current instant
     for _ in range(MAX_SEGMENTS):
         gaps, w = y[:k], y[k : 3 * k].reshape(k, 2)
-        closed = (gaps < 0) | ((gaps == 0) & (w[:, 0] < 0))
+        closed = (gaps < 0) | ((gaps >= 0) & (w[:, 0] < 0))  # in contact, or approaching it
         if not closed.any() and (w[:, 0] >= 0).all() and not run.normal(gaps, w[:, 0]).any():
             return ProcessOutcome(w.copy(), y[3 * k :].reshape(k, 2).copy(), "opened", tuple(segments))
         modes = run.modes(gaps, w, zero, at_cone) if friction == "coulomb" else ()

@@ -89,6 +89,14 @@ _EXACT: dict[str, tuple[str, str]] = {
     "order_compliant_limit": ("1", "order in α of the distance to the compliant limit law's velocity"),
     "converges_to": ("", "the impact laws the compliant model converges to (order and last local order ≥ s/2)"),
     "laws_agree": ("", "whether the three impact laws give the same velocity (to 1e-9 of the speed)"),
+    # forward chatter (chatter)
+    "touchdowns": ("1", "touch-downs of the compliant run resolved on the sample grid (the first at t = 0)"),
+    "last_touchdown": ("time", "the compliant run's last touch-down: after it the contact stays closed"),
+    "zeno_time": ("time", "the rigid chatter's accumulation time t_∞ (a rigid integration stops there)"),
+    "last_touchdown_minus_zeno": ("time", "the compliant last touch-down minus the rigid Zeno time"),
+    "touchdown_time_error": ("time", "largest difference of the first touch-down times from the rigid impact times"),
+    "slip_at_zeno": ("length/time", "the compliant run's slip velocity at the rigid Zeno time"),
+    "zeno_slip": ("length/time", "the slip velocity the rigid chatter sequence tends to at its Zeno point"),
     # swept system keys (a system key is written bare)
     "mass": ("mass", "the body's mass m"),
     "length": ("length", "the rod's length l"),

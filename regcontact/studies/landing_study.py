@@ -11,9 +11,10 @@ two-point rod on one end (tilted) or flat on both ends, with random ``μ`` and v
   uniform in [0.05, 0.8] at the first closed contact), ``γ_t ∝ α`` (Coulomb's during the impact) or ``∝ √α``
   (viscous); the rigid laws get the law's frictionless restitution ``e(ζ)``.
 
-Every (landing, α) runs from the landing for ``window`` time constants of the law's impact (its slowest normal
-rate at α, :meth:`~regcontact.rigid.compliant_limit.LimitLaw.rates`), in one jitted ``vmap`` per group of one system
-class and one law class. The distance of the generalised velocity at the end to the rigid ``v⁺`` of each law, over
+Every (landing, α) runs from the landing (started as long before touch-down as the law's forces set in above the
+ground, :func:`~regcontact.rigid.compliant_limit.touchdown_lead`) for ``window`` time constants of the law's impact
+(its slowest normal rate at α, :meth:`~regcontact.rigid.compliant_limit.LimitLaw.rates`), in one jitted ``vmap`` per
+group of one system class and one law class. The distance of the generalised velocity at the end to the rigid ``v⁺`` of each law, over
 the incoming speed, is fitted for an order in α (:func:`~regcontact.convergence.fit_order`):
 
 - ``lcp``: the impulse-velocity LCP with Newton's ``e`` (the nearest of its solutions where it has several);
@@ -42,7 +43,7 @@ from regcontact.contact.contact_model import ContactModel, law_exponents
 from regcontact.contact.friction_laws import ViscousCoulomb
 from regcontact.contact.normal_laws import ClippedKelvinVoigt
 from regcontact.convergence import fit_order
-from regcontact.rigid.compliant_limit import compliant_limit, kelvin_voigt_restitution, limit_law
+from regcontact.rigid.compliant_limit import compliant_limit, kelvin_voigt_restitution, limit_law, touchdown_lead
 from regcontact.rigid.darboux_keller import darboux_keller
 from regcontact.rigid.impulse_velocity import impulse_velocity
 from regcontact.rigid.state import ContactState
@@ -218,6 +219,11 @@ def _durations(landing: Landing, alphas: NDArray[np.float64], window: float) -> 
     return window / (rate * alphas**law.scale_exponent)
 
 
+def _leads(landing: Landing, alphas: NDArray[np.float64]) -> NDArray[np.float64]:
+    """How long before touch-down the landing's forces set in at each α (:func:`touchdown_lead`)."""
+    return touchdown_lead(landing.system, landing.model) * alphas ** -limit_law(landing.model).scale_exponent
+
+
 def compliant_velocities(
     landings: list[Landing], alphas: NDArray[np.float64], compliant: dict[str, Any]
 ) -> tuple[NDArray[np.float64], NDArray[np.bool_], dict[str, float]]:
@@ -226,6 +232,7 @@ def compliant_velocities(
     import jax
     import jax.numpy as jnp
 
+    from regcontact.compliant.dynamics import CompliantState
     from regcontact.compliant.simulate import Controls, SolveSettings, solve
 
     settings = SolveSettings(events=(), max_steps=compliant["max_steps"])
@@ -237,22 +244,27 @@ def compliant_velocities(
     finished = np.zeros((len(landings), len(alphas)), dtype=bool)
     timings = {"compliant_compile_s": 0.0, "compliant_run_s": 0.0}
 
-    def one(system, model, alpha, t_max):
-        controls = Controls(rtol=compliant["rtol"], atol=compliant["atol"], t_max=t_max)
-        run = solve(system, model, alpha, controls, settings)
+    def one(system, model, alpha, t_max, lead):
+        # start `lead` before touch-down, where a law that brakes above the ground sets in (touchdown_lead)
+        q0, v0 = system.initial_state()
+        start = CompliantState(q=q0 - v0 * lead, v=v0, impulses=jnp.zeros((system.NUM_CONTACTS, 2)))
+        controls = Controls(rtol=compliant["rtol"], atol=compliant["atol"], t_max=t_max + lead)
+        run = solve(system, model, alpha, controls, settings, start)
         return run.state_end.v, run.ok
 
-    batched = jax.jit(jax.vmap(jax.vmap(one, (None, None, 0, 0)), (0, 0, None, 0)))
+    batched = jax.jit(jax.vmap(jax.vmap(one, (None, None, 0, 0, 0)), (0, 0, None, 0, 0)))
     for members in groups.values():
         stack = lambda items: jax.tree.map(lambda *leaves: jnp.stack(leaves), *items)  # noqa: E731
         systems = stack([landings[i].system for i in members])
         models = stack([landings[i].model for i in members])
         durations = jnp.asarray(np.array([_durations(landings[i], alphas, compliant["window"]) for i in members]))
+        leads = jnp.asarray(np.array([_leads(landings[i], alphas) for i in members]))
+        arguments = (systems, models, jnp.asarray(alphas), durations, leads)
         start = time.perf_counter()
-        compiled = batched.lower(systems, models, jnp.asarray(alphas), durations).compile()
+        compiled = batched.lower(*arguments).compile()
         timings["compliant_compile_s"] += time.perf_counter() - start
         start = time.perf_counter()
-        v, ok = jax.block_until_ready(compiled(systems, models, jnp.asarray(alphas), durations))
+        v, ok = jax.block_until_ready(compiled(*arguments))
         timings["compliant_run_s"] += time.perf_counter() - start
         v = np.asarray(v)
         velocity[members, :, : v.shape[-1]] = v

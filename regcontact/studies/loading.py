@@ -25,6 +25,7 @@ STUDY_KINDS: dict[str, str] = {
     "rigid_painleve": "regcontact.studies.rigid_study",
     "rigid_trajectories": "regcontact.studies.trajectory_study",
     "landing_table": "regcontact.studies.landing_study",
+    "chatter": "regcontact.studies.chatter_study",
 }
 
 
