@@ -94,9 +94,7 @@ def rod_chatter_region(theta: float, mus: np.ndarray, r: float, spins: int = 6) 
     # θ̇² = w with b = b0 + b1 w < 0: up to 0.98 of the root (where b changes sign), or a range if b1 ≤ 0
     w_max = 0.98 * (-b0 / b1) if b1 > 0 else 10.0
     ratios = [(a0 + a1 * w) / -(b0 + b1 * w) for w in np.linspace(0.0, w_max, spins)]
-    return np.array(
-        [any(reverse_chatter_possible(x, -1.0, *form, mu, r, samples=401) for x in ratios) for mu in mus]
-    )
+    return np.array([any(reverse_chatter_possible(x, -1.0, *form, mu, r, samples=401) for x in ratios) for mu in mus])
 
 
 @figure("champneys_fig11b_reverse_chatter_rod")

@@ -80,11 +80,11 @@ def impact_process(
     rates: ArrayLike = (),
     decays: bool = False,
     rtol: float = 1e-12,
-    gaps: ArrayLike | None = None,
+    start_gaps: ArrayLike | None = None,
 ) -> ProcessOutcome:
     """Integrate the impact of the contacts with Delassus matrix ``delassus`` ``(2k, 2k)`` (positive definite),
     friction coefficients ``mu`` ``(k,)`` and incoming contact velocities ``velocity`` ``(k, 2)`` (``v_n, u_t``),
-    every contact at ``g = 0`` unless ``gaps`` (impact scale) says where each starts (module docstring).
+    every contact at ``g = 0`` unless ``start_gaps`` (impact scale) says where each starts (module docstring).
     ``rates``: the inverse time scales of the normal law (its
     slowest sets how long a decaying contact is first followed: 60 of them, then ten times longer as long as it
     decays, to 10⁴ times); ``decays``: the law has no spring, so
@@ -110,7 +110,7 @@ def impact_process(
     zero = 1e-12 * speed
     run = _Process(G, mu_, normal_force, friction, tangential_damping)
     # state: gaps (k), contact velocities (2k, v_n and u_t interleaved), impulses (2k)
-    start = np.zeros(k) if gaps is None else np.asarray(gaps, dtype=float).reshape(k)
+    start = np.zeros(k) if start_gaps is None else np.asarray(start_gaps, dtype=float).reshape(k)
     y = np.concatenate([start, w0.reshape(-1), np.zeros(2 * k)])
     t = 0.0
     segments: list[tuple[float, tuple[SlipMode, ...]]] = []

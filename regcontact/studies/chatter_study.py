@@ -86,7 +86,7 @@ def contact_model(system: dict[str, Any], compliant: dict[str, Any]) -> ContactM
     viscous-limited Coulomb friction ``γ_t = c_t α^e``."""
     damping = 2.0 * compliant["damping_ratio"] / math.sqrt(system["C"])  # ζ = γ/(2√(k m_n)), k = 1, m_n = 1/C
     return ContactModel(
-        ClippedKelvinVoigt(1.0, damping),
+        ClippedKelvinVoigt(1.0, damping),  # type: ignore[arg-type]  # equinox's __init__ takes numbers
         ViscousCoulomb(compliant["friction_damping"]),
         law_exponents(ClippedKelvinVoigt, damping=0.5),
         ViscousCoulomb(compliant["friction_damping_exponent"]),

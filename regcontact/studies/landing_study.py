@@ -14,8 +14,8 @@ two-point rod on one end (tilted) or flat on both ends, with random ``μ`` and v
 Every (landing, α) runs from the landing (started as long before touch-down as the law's forces set in above the
 ground, :func:`~regcontact.rigid.compliant_limit.touchdown_lead`) for ``window`` time constants of the law's impact
 (its slowest normal rate at α, :meth:`~regcontact.rigid.compliant_limit.LimitLaw.rates`), in one jitted ``vmap`` per
-group of one system class and one law class. The distance of the generalised velocity at the end to the rigid ``v⁺`` of each law, over
-the incoming speed, is fitted for an order in α (:func:`~regcontact.convergence.fit_order`):
+group of one system class and one law class. The distance of the generalised velocity at the end to the rigid ``v⁺``
+of each law, over the incoming speed, is fitted for an order in α (:func:`~regcontact.convergence.fit_order`):
 
 - ``lcp``: the impulse-velocity LCP with Newton's ``e`` (the nearest of its solutions where it has several);
 - ``darboux_keller``: Coulomb friction during the impact, Poisson's ``r = e`` (refused, and left blank, for a
@@ -165,7 +165,8 @@ def _model(name: str, system: AbstractSystem, rng: np.random.Generator) -> tuple
     closed = int(np.flatnonzero(np.abs(state.gaps) <= 1e-12 * state.gap_scale)[0])
     zeta = rng.uniform(0.05, 0.8)
     inverse_mass = state.delassus[2 * closed, 2 * closed]
-    normal = ClippedKelvinVoigt(1.0, 2.0 * zeta / np.sqrt(inverse_mass))  # ζ = γ/(2√(k m_n)), m_n = 1/C
+    # ζ = γ/(2√(k m_n)), m_n = 1/C; equinox's __init__ takes numbers
+    normal = ClippedKelvinVoigt(1.0, 2.0 * zeta / np.sqrt(inverse_mass))  # type: ignore[arg-type]
     model = ContactModel(
         normal,
         ViscousCoulomb(1.0),
@@ -196,7 +197,7 @@ def rigid_velocities(landing: Landing) -> dict[str, list[NDArray[np.float64]]]:
     """``v⁺`` of each impact law (several for an LCP with several solutions; none where the law refuses)."""
     state = ContactState.from_system(landing.system)
     found: dict[str, list[NDArray[np.float64]]] = {}
-    found["lcp"] = [s.velocity for s in impulse_velocity(state, landing.restitution)]
+    found["lcp"] = [s.velocity for s in impulse_velocity(state, landing.restitution) if s.velocity is not None]
     try:
         found["darboux_keller"] = [darboux_keller(state, landing.restitution)[1]]
     except ValueError:

@@ -1,0 +1,60 @@
+"""Forward chatter (``kind = "chatter"``): the rigid sequence accumulates at Eq. 28's Zeno time, which the
+compliant runs pass; their touch-downs approach the rigid impact times as α grows; bad input stops with one line."""
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from regcontact.cli import main
+from regcontact.rigid.compliant_limit import kelvin_voigt_restitution
+from regcontact.studies import chatter_study
+from regcontact.studies.loading import load_study
+
+CHATTER = Path(__file__).parents[2] / "studies" / "chatter.toml"
+
+
+def test_without_coupling_the_zeno_time_is_the_geometric_series():
+    """B = 0: every bounce restitutes e = exp(−πζ/√(1−ζ²)) (the Kelvin–Voigt law arriving from flight), so the
+    flights 2 e^n |v₀|/(−b) sum to t_∞ = 2 e |v₀| / ((−b)(1 − e))."""
+    config = load_study(CHATTER, ["system.B=0.0"]).config
+    sequence = chatter_study.rigid_sequence(config)
+    e = kelvin_voigt_restitution(config["compliant"]["damping_ratio"])
+    assert e == pytest.approx(math.exp(-math.pi * 0.2 / math.sqrt(1 - 0.04)))
+    v0, b = -config["system"]["normal_velocity0"], config["system"]["b"]
+    assert sequence.zeno_time == pytest.approx(2 * e * v0 / (-b * (1 - e)), rel=1e-9)
+    np.testing.assert_allclose(np.diff(sequence.times)[:5], 2 * v0 * e ** np.arange(1, 6) / -b, rtol=1e-9)
+
+
+@pytest.fixture(scope="module")
+def study():
+    return chatter_study.run(load_study(CHATTER, ["compliant.alpha=[1e4, 1e5, 1e6, 1e7]"]).config)
+
+
+def test_the_compliant_runs_pass_the_zeno_point_and_approach_the_rigid_sequence(study):
+    rows = study.rows
+    assert all(row["ok"] for row in rows) and not study.failures
+    errors = np.array([row["touchdown_time_error"] for row in rows])
+    orders = -np.diff(np.log10(errors))
+    assert np.all(orders > 0.4), errors  # order 1/2: the impacts last α^(−1/2)
+    assert abs(rows[-1]["last_touchdown_minus_zeno"]) < 3e-3
+    assert [row["touchdowns"] for row in rows] == sorted(row["touchdowns"] for row in rows)
+    slip = np.array([abs(row["slip_at_zeno"] - row["zeno_slip"]) for row in rows])
+    assert slip[-1] < slip[0] / 10
+
+
+@pytest.mark.parametrize(
+    ("assignment", "key"),
+    [
+        ("horizon.t_end=1.0", "horizon.t_end"),
+        ("system.b=0.5", "system.b"),
+        ("system.normal_velocity0=0.0", "system.normal_velocity0"),
+    ],
+)
+def test_bad_input_stops_with_one_line(tmp_path, capsys, assignment, key):
+    out = tmp_path / "out"
+    assert main(["run", str(CHATTER), "--out", str(out), "--set", assignment]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith(f"regcontact: config error: {key} = "), err
+    assert not out.exists()
