@@ -262,13 +262,10 @@ def reaches_g_spot(alpha1: ArrayLike, alpha2: ArrayLike, alpha3: ArrayLike, p: A
 
 
 def linear_g_spot_flow(
-    linearisation: GSpotLinearisation, p0: ArrayLike, b0: ArrayLike, s: ArrayLike
+    alpha1: ArrayLike, alpha2: ArrayLike, alpha3: ArrayLike, p0: ArrayLike, b0: ArrayLike, s: ArrayLike
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The exact solution ``(p(s), b(s))`` of Eqs. 33–34 from ``(p0, b0)`` (broadcasts)."""
-    a1, a2, a3 = (
-        np.asarray(x, dtype=float) for x in (linearisation.alpha1, linearisation.alpha2, linearisation.alpha3)
-    )
-    p0, b0, s = (np.asarray(x, dtype=float) for x in (p0, b0, s))
+    """The exact solution ``(p(s), b(s))`` of Eqs. 33–34 from ``(p0, b0)`` (broadcasts; ``α₁ ≠ α₃``)."""
+    a1, a2, a3, p0, b0, s = (np.asarray(x, dtype=float) for x in (alpha1, alpha2, alpha3, p0, b0, s))
     c2 = p0 / (a1 - a3)
     c1 = b0 - c2 * a2
     return p0 * np.exp(a1 * s), c1 * np.exp(a3 * s) + c2 * a2 * np.exp(a1 * s)

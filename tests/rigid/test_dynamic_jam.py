@@ -186,7 +186,7 @@ def _outcome(alphas, p0, b0, s_max=60.0, samples=6000):
         return "lift-off"
     if a1 > 0 or a3 > 0:
         return "slip"
-    p, b = linear_g_spot_flow(_Alphas(alphas), p0, b0, s_max)
+    p, b = linear_g_spot_flow(*alphas, p0, b0, s_max)
     assert np.hypot(p, b) < 1e-6 * np.hypot(p0, b0)
     return "G1" if abs(p / b) < 1e-3 else "G2"
 
@@ -196,13 +196,8 @@ def test_the_linear_flow_is_the_matrix_exponential():
     for _ in range(20):
         alphas, (p0, b0), s = rng.uniform(-3, 3, 3), rng.uniform(-1, 1, 2), rng.uniform(0, 3)
         matrix = np.array([[alphas[0], 0.0], [alphas[1], alphas[2]]])
-        flow = linear_g_spot_flow(_Alphas(alphas), p0, b0, s)
+        flow = linear_g_spot_flow(*alphas, p0, b0, s)
         np.testing.assert_allclose(flow, expm(matrix * s) @ [p0, b0], rtol=1e-10, atol=1e-12)
-
-
-class _Alphas:
-    def __init__(self, alphas):
-        self.alpha1, self.alpha2, self.alpha3 = alphas
 
 
 @pytest.mark.parametrize("panel", G_SPOT_PANELS, ids=lambda panel: panel.label)
@@ -242,7 +237,7 @@ def test_g2_needs_alpha3_below_alpha1_below_zero_not_the_printed_order():
         for angle in rng.uniform(-np.pi / 2 + 0.01, -0.01, 5):
             p0, b0 = np.cos(angle), np.sin(angle)
             assert _outcome(derived, p0, b0) == "G2"
-            p, b = linear_g_spot_flow(_Alphas(derived), p0, b0, 80.0)
+            p, b = linear_g_spot_flow(*derived, p0, b0, 80.0)
             np.testing.assert_allclose(-b / p, a2 / (-a3 + a1), rtol=1e-9)
 
 
