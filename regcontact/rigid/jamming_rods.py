@@ -40,8 +40,8 @@ __all__ = ["JammingRod", "RodGSpots", "rod_g_spots", "search_jamming_rod"]
 SIGN = -1.0
 
 #: The ``(μ, τ)`` grid :func:`search_jamming_rod` searches by default (``g = 1``).
-MU_GRID = np.linspace(1.35, 3.0, 34)
-TORQUE_GRID = np.linspace(-0.5, 0.5, 21)
+MU_GRID = np.round(np.linspace(1.35, 3.0, 34), 12)
+TORQUE_GRID = np.round(np.linspace(-0.5, 0.5, 21), 12)
 
 
 def _rod(mu, torque, gravity, phi, omega, vx=-1.0) -> PainleveRod:
