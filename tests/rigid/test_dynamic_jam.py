@@ -259,3 +259,20 @@ def test_g_spots_of_the_rod_reproduce_genot_and_brogliatos_critical_friction():
     theta, omega = float(spots.phi[0]), float(spots.omega[0])
     expected = printed_alphas(theta, omega, float(spots.mu[0]), 0.0, 0.0, 0.0)
     np.testing.assert_allclose([lin.alpha1, lin.alpha2, lin.alpha3], expected, rtol=1e-12, atol=1e-12)
+
+
+def test_the_rescaled_field_is_the_slip_field_times_p_and_keeps_the_contact():
+    """``dX/ds = p dX/dt``, and along it ``g̈_n = b + p λ_n = 0`` (the normal velocity of the contact stays 0)."""
+    import jax
+
+    from regcontact.rigid.dynamic_jam import rescaled_slip_field, slip_field
+
+    rod = PainleveRod(mu=1.6, torque=0.2, phi0=0.6, omega0=0.8, vx0=-2.0)
+    q, v = rod.initial_state()
+    state = (q, v, jnp.asarray(0.3))
+    p, _ = slip_normal_dynamics(rod, state, -1.0)
+    slow, fast = rescaled_slip_field(rod, state, -1.0), slip_field(rod, state, -1.0)
+    for a, b in zip(jax.tree_util.tree_leaves(slow), jax.tree_util.tree_leaves(fast)):
+        np.testing.assert_allclose(a, p * b, rtol=1e-13, atol=1e-15)
+    normal_acceleration = rod.jacobians(q)[0, 0] @ fast[1] + rod.jacobian_rates(q, v)[0, 0]
+    assert abs(float(normal_acceleration)) < 1e-13
