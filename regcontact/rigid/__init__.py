@@ -17,6 +17,11 @@ restitution); :func:`compliant_limit`, the impact law a compliant contact model 
 scale (:func:`impact_process`); and :func:`chatter_directions`, the chatter of one contact built on the impact
 map (Sec. 3.3).
 
+Slip into the Painlevé region (Sec. 5.1, ``docs/dynamic_jam.md``): :func:`g_spot_linearisation` gives Eqs. 33–34
+(``α₁, α₂, α₃``) of any one-contact system by automatic differentiation along its slip, :func:`g_spot_panel` and
+:func:`jam_case` classify them (Fig. 13, cases G1 and G2), :func:`rigid_slip` follows rigid slip through the
+singular time ``dt = p ds`` until it jams, and :func:`search_jamming_rod` finds Painlevé rods that jam.
+
 Each returns *all* its solutions (:class:`ContactSolutions`) with a mode per contact (``F``, ``T``, ``S+``,
 ``S-``) and the continua of statically indeterminate contact sets; one contact is ``k = 1``
 (:attr:`ContactSolution.reaction`, :attr:`ContactSolution.mode`). :func:`rigid_references` picks the impulse a
@@ -51,6 +56,23 @@ from regcontact.rigid.darboux_keller import (
     darboux_keller as darboux_keller,
     darboux_keller_map as darboux_keller_map,
 )
+from regcontact.rigid.dynamic_jam import (
+    G_SPOT_PANELS as G_SPOT_PANELS,
+    SLIP_OUTCOMES as SLIP_OUTCOMES,
+    GSpotLinearisation as GSpotLinearisation,
+    GSpotPanel as GSpotPanel,
+    RigidSlip as RigidSlip,
+    g_spot_linearisation as g_spot_linearisation,
+    g_spot_panel as g_spot_panel,
+    jam_case as jam_case,
+    linear_g_spot_flow as linear_g_spot_flow,
+    reaches_g_spot as reaches_g_spot,
+    rescaled_slip_field as rescaled_slip_field,
+    rigid_slip as rigid_slip,
+    slip_field as slip_field,
+    slip_normal_dynamics as slip_normal_dynamics,
+    slip_sign as slip_sign,
+)
 from regcontact.rigid.event_driven import (
     IMPACT_LAWS as IMPACT_LAWS,
     event_driven as event_driven,
@@ -68,6 +90,12 @@ from regcontact.rigid.impact_process import (
 )
 from regcontact.rigid.impulse_velocity import (
     impulse_velocity as impulse_velocity,
+)
+from regcontact.rigid.jamming_rods import (
+    JammingRod as JammingRod,
+    RodGSpots as RodGSpots,
+    rod_g_spots as rod_g_spots,
+    search_jamming_rod as search_jamming_rod,
 )
 from regcontact.rigid.moreau_jean import (
     moreau_jean as moreau_jean,

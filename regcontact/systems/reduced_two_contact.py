@@ -196,29 +196,31 @@ class ReducedTwoContact(AbstractSystem):
 
 
 class ContactSpaceForm(eqx.Module):
-    """``(a, b, A, B, C)`` of a two-contact system at one state, without any requirement on the Delassus rank."""
+    """``(a, b, A, B, C)`` of a ``k``-contact system at one state, without any requirement on the Delassus rank."""
 
-    a: Float[Array, "2"]
-    b: Float[Array, "2"]
-    A: Float[Array, "2 2"]
-    B: Float[Array, "2 2"]
-    C: Float[Array, "2 2"]
+    a: Float[Array, " k"]
+    b: Float[Array, " k"]
+    A: Float[Array, "k k"]
+    B: Float[Array, "k k"]
+    C: Float[Array, "k k"]
 
 
 def contact_space_form(
     system: AbstractSystem, q: Float[Array, " n"], v: Float[Array, " n"], t: ArrayLike = 0.0
 ) -> ContactSpaceForm:
-    """Champneys' ``(a, b, A, B, C)`` of any two-contact system at ``(q, v, t)``, with ``x_i = g_t,i``, ``y_i = g_n,i``.
+    """Champneys' ``(a, b, A, B, C)`` of any ``k``-contact system at ``(q, v, t)``, with ``x_i = g_t,i``,
+    ``y_i = g_n,i`` (arrays of shape ``(k,)`` and ``(k, k)``; one contact is ``k = 1``).
 
     ``g̈ = W M⁻¹(h + Σ W_jᵀλ_j) + Ẇv``: the free part ``W M⁻¹h + Ẇv`` gives ``(b_i, a_i)`` (rows normal,
     tangential), and ``W M⁻¹Wᵀ`` gives ``C_ij`` (normal–normal), ``B_ij`` (normal ``i``, tangential ``j``) and
     ``A_ij`` (tangential–tangential). Exact at that state whatever the rank of the Delassus matrix.
     """
-    jacobians = system.jacobians(q)  # (2, 2, n): contact, (normal, tangential), coordinate
-    rows = jacobians.reshape(4, -1)
-    free = (rows @ system.mass_solve(q, system.forces(q, v, t))).reshape(2, 2) + system.jacobian_rates(q, v)
-    inverse_mass_rows = jnp.stack([system.mass_solve(q, row) for row in rows])  # (4, n)
-    delassus = (rows @ inverse_mass_rows.T).reshape(2, 2, 2, 2)  # [i, normal/tangential, j, normal/tangential]
+    k = type(system).NUM_CONTACTS
+    jacobians = system.jacobians(q)  # (k, 2, n): contact, (normal, tangential), coordinate
+    rows = jacobians.reshape(2 * k, -1)
+    free = (rows @ system.mass_solve(q, system.forces(q, v, t))).reshape(k, 2) + system.jacobian_rates(q, v)
+    inverse_mass_rows = jnp.stack([system.mass_solve(q, row) for row in rows])  # (2k, n)
+    delassus = (rows @ inverse_mass_rows.T).reshape(k, 2, k, 2)  # [i, normal/tangential, j, normal/tangential]
     return ContactSpaceForm(
         a=free[:, 1],
         b=free[:, 0],
