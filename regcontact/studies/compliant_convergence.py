@@ -70,7 +70,7 @@ def _limit_convergence(
 ) -> dict[str, Any]:
     """The compliant limit analysed as the other references are, with the velocity after the limit impact."""
     if limit.impulse is None:
-        return {"reference": None, "warnings": [f"no reference: {limit.rule}"]}
+        return {"reference": None, "warnings": [f"no reference: {limit.absent_because}"]}
     assert limit.velocity_after is not None
     document = analyse(alpha, integrals, np.reshape(limit.impulse, integrals.shape[1:]), rtol, atol).as_json()
     return {

@@ -30,10 +30,10 @@ __all__ = ["LimitReference", "LimitReferences", "limit_references"]
 class LimitReference:
     """The limit law's impulses ``(k, 2)`` (normal, tangential per contact) at one (system, contact model) pair,
     the generalised velocity after the impact, how the impact ended and the friction during it (``"none"``,
-    ``"viscous"``, ``"coulomb"``); or ``impulse = None`` and why (``rule``)."""
+    ``"viscous"``, ``"coulomb"``); or ``impulse = None`` and why (``absent_because``)."""
 
     impulse: np.ndarray | None
-    rule: str
+    absent_because: str = ""
     velocity_after: np.ndarray | None = None
     ended: str | None = None
     friction: str | None = None
@@ -61,9 +61,7 @@ def _limit(state: ContactState, model: ContactModel, pressed: bool) -> LimitRefe
         outcome, velocity = compliant_limit(state, model)
     except (ValueError, RuntimeError) as error:  # no landing, a law not derived, or an impact that did not end
         return LimitReference(None, str(error))
-    friction = limit_law(model).friction
-    rule = f"the contact model's limit impact law ({friction} friction during the impact; it ended {outcome.ended})"
-    return LimitReference(outcome.impulses, rule, velocity, outcome.ended, friction)
+    return LimitReference(outcome.impulses, "", velocity, outcome.ended, limit_law(model).friction)
 
 
 def limit_references(sweep: CompliantSweep, batch: SweepCases, states: Sequence[ContactState]) -> LimitReferences:
