@@ -25,6 +25,10 @@ _EXACT: dict[str, tuple[str, str]] = {
     # compliant sweeps
     "alpha": ("1", "stiffness multiplier α: each law parameter p is used as p·α^e, e its α-exponent"),
     "distance_to_impulse_velocity": (_INTEGRAL, "max-norm distance of the force integrals to the rigid impulse Λ"),
+    "distance_to_compliant_limit": (
+        _INTEGRAL,
+        "max-norm distance of the force integrals to the impulse P of the contact model's limit impact law",
+    ),
     "t_end": ("time", "time at which the run ended (an event, or the time limit)"),
     "t_max": ("time", "the run's time limit"),
     "termination": ("", "what ended the run: time_limit, the event's name, or failed"),
@@ -138,6 +142,11 @@ _PATTERNS: list[tuple[str, str, str]] = [
     (r"int_lambda_(n|t)", _INTEGRAL, "∫λ_{0} dt over the run: the {1} force integral of the compliant contact"),
     (r"paper_int_lambda_(n|t)", _INTEGRAL, "the paper's printed ∫λ_{0} dt at this α"),
     (r"impulse_velocity_(n|t)", _INTEGRAL, "the rigid reference impulse Λ_{0} ({1}; impulse-velocity LCP)"),
+    (
+        r"compliant_limit_(n|t)",
+        _INTEGRAL,
+        "the impulse P_{0} ({1}) of the landing under the contact model's limit impact law (α → ∞)",
+    ),
 ]
 
 _SIDES = {"n": "normal", "t": "tangential"}

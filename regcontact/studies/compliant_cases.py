@@ -45,13 +45,16 @@ def _take(tree: Any, index: np.ndarray) -> Any:
 
 @dataclasses.dataclass(frozen=True)
 class SweepCases:
-    """The batched :class:`Case` of a sweep and its distinct systems: ``system_tables``, built as the batch
-    ``systems``, with each case's index into them (``system_ids``)."""
+    """The batched :class:`Case` of a sweep, its distinct systems (``system_tables``, built as the batch
+    ``systems``) and its distinct contact models (``contacts``), with each case's index into them
+    (``system_ids``, ``contact_ids``)."""
 
     system_tables: list[dict[str, Any]]
     systems: AbstractSystem
     system_ids: np.ndarray
     cases: Case
+    contacts: list[ContactModel]
+    contact_ids: np.ndarray
 
 
 def _time_limits(sweep: CompliantSweep, contact: ContactModel, normal_mass: np.ndarray) -> np.ndarray:
@@ -101,4 +104,4 @@ def sweep_cases(sweep: CompliantSweep) -> SweepCases:
         controls=controls,
         penetration=_penetrations(sweep),
     )
-    return SweepCases(system_tables, systems, system_ids, cases)
+    return SweepCases(system_tables, systems, system_ids, cases, contacts, contact_ids)

@@ -16,6 +16,7 @@ from regcontact.compliant.outcome import END_MODES, classify
 from regcontact.compliant.run_checks import RUN_CHECKS
 from regcontact.compliant.simulate import SOLVER_STATUSES, CompliantRun
 from regcontact.studies.compliant_cases import SweepCases
+from regcontact.studies.compliant_limit_reference import LimitReference, LimitReferences
 from regcontact.studies.compliant_sweep import CompliantSweep
 from regcontact.studies.system_config import SYSTEM_KINDS
 
@@ -38,6 +39,7 @@ TABLE_COLUMNS = [
     "impulse_velocity_t",
     *(f"impulse_velocity_{part}_{i}" for i in (1, 2) for part in ("n", "t")),
     "distance_to_impulse_velocity",
+    "distance_to_compliant_limit",
     "termination",
     "n_steps",
     "status",
@@ -45,15 +47,15 @@ TABLE_COLUMNS = [
 ]
 
 
-def _integral_columns(integrals: ArrayLike, ok: bool) -> dict[str, float | None]:
-    """``int_lambda_n``, ``int_lambda_t`` for one contact; ``int_lambda_n_i``, ``int_lambda_t_i`` for several.
-    A failed run's integrals are not results: blank (``None``)."""
-    pairs = np.asarray(integrals).reshape(-1, 2)
+def _per_contact(prefix: str, values: ArrayLike, ok: bool = True) -> dict[str, float | None]:
+    """``{prefix}_n``, ``{prefix}_t`` for one contact; ``{prefix}_n_i``, ``{prefix}_t_i`` for several. A failed
+    run's integrals are not results: blank (``None``)."""
+    pairs = np.asarray(values).reshape(-1, 2)
     suffixes = [""] if len(pairs) == 1 else [f"_{i + 1}" for i in range(len(pairs))]
     columns: dict[str, float | None] = {}
     for suffix, (normal, tangential) in zip(suffixes, pairs):
-        columns[f"int_lambda_n{suffix}"] = float(normal) if ok else None
-        columns[f"int_lambda_t{suffix}"] = float(tangential) if ok else None
+        columns[f"{prefix}_n{suffix}"] = float(normal) if ok else None
+        columns[f"{prefix}_t{suffix}"] = float(tangential) if ok else None
     return columns
 
 
@@ -65,8 +67,21 @@ def _reference_columns(reference: RigidReferences, integrals: ArrayLike, ok: boo
     return columns
 
 
+def _limit_columns(limit: LimitReference, integrals: ArrayLike, ok: bool) -> dict[str, float | None]:
+    """The compliant limit's impulses (``compliant_limit_n``, … as the integrals are named) and the max-norm
+    distance of the integrals to them; none where the reference does not apply, no distance for a failed run."""
+    if limit.impulse is None:
+        return {}
+    distance = float(np.max(np.abs(np.ravel(integrals) - np.ravel(limit.impulse))))
+    return {**_per_contact("compliant_limit", limit.impulse), "distance_to_compliant_limit": distance if ok else None}
+
+
 def case_rows(
-    sweep: CompliantSweep, batch: SweepCases, runs: CompliantRun, references: list[RigidReferences]
+    sweep: CompliantSweep,
+    batch: SweepCases,
+    runs: CompliantRun,
+    references: list[RigidReferences],
+    limits: LimitReferences,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The rows of the table, one per case, and the partial results of the failed runs."""
     cases, settings = batch.cases, sweep.settings
@@ -83,9 +98,10 @@ def case_rows(
         row = {
             **label,
             # A failed run's integrals are not results: blank here, kept in the JSON under "partial_results".
-            **_integral_columns(integrals, ok),
+            **_per_contact("int_lambda", integrals, ok),
             **sweep.paper.at(label["alpha"]),
             **_reference_columns(reference, integrals, ok),
+            **_limit_columns(limits.of_case(i), integrals, ok),
             "t_end": float(runs.t_end[i]),
             "t_max": float(t_max[i]),
             "termination": events[int(runs.termination[i])] if ok else "failed",
@@ -104,7 +120,7 @@ def case_rows(
             partial.append(
                 {
                     **label,
-                    **_integral_columns(integrals, True),
+                    **_per_contact("int_lambda", integrals),
                     "t_end": row["t_end"],
                     "stopped_by": events[int(runs.termination[i])],
                     "status": status,

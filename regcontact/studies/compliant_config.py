@@ -81,6 +81,9 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
         },
         "references": {
             "impulse_velocity": cfg.Field(cfg.boolean, True, "compare with the impulse-velocity LCP"),
+            "compliant_limit": cfg.Field(
+                cfg.boolean, True, "compare a landing with the contact model's limit impact law"
+            ),
             "time_stepping_dt": cfg.Field(
                 cfg.list_of(cfg.positive, 0, "positive time steps"), [], "time steps of the time-stepping LCP"
             ),

@@ -1,6 +1,7 @@
 """The ``"convergence"`` entry of a compliant study's ``results.json``: how each α-series approaches each rigid
-reference (:func:`regcontact.convergence.analyse`), and how the time-stepping solution itself tends to the
-impulse as δt → 0.
+reference and the compliant limit (:func:`regcontact.convergence.analyse`), which of the impulse-velocity and
+the compliant-limit impulses it converges to, and how the time-stepping solution itself tends to the impulse as
+δt → 0.
 """
 
 from __future__ import annotations
@@ -10,15 +11,23 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from regcontact.compliant.simulate import CompliantRun
-from regcontact.convergence import DRIFT_TOLERANCE, MIN_TAIL_POINTS, ROUNDOFF_FACTOR, TAIL_DECADES, analyse
+from regcontact.convergence import (
+    DRIFT_TOLERANCE,
+    MIN_ORDER,
+    MIN_TAIL_POINTS,
+    ROUNDOFF_FACTOR,
+    TAIL_DECADES,
+    analyse,
+)
 from regcontact.studies.compliant_cases import SweepCases
+from regcontact.studies.compliant_limit_reference import LimitReference, LimitReferences
 from regcontact.studies.compliant_sweep import CompliantSweep
 from regcontact.studies.sweep_plan import ALPHA, column_name
 
 if TYPE_CHECKING:  # the rigid references (and SciPy) are imported when a study runs, not to validate it
     from regcontact.rigid.references import RigidReferences
 
-__all__ = ["LCP_RTOL", "TREND_DECADES", "convergence", "trend_steps"]
+__all__ = ["CONVERGES_TO_RULE", "LCP_RTOL", "TREND_DECADES", "converges_to", "convergence", "trend_steps"]
 
 #: Decades of δt below the smallest listed one over which the time-stepping solution's own δt → 0 trend is taken.
 TREND_DECADES = 3
@@ -32,15 +41,57 @@ def trend_steps(listed: tuple[float, ...]) -> list[float]:
     return sorted({*map(float, listed), *(smallest * 10.0**-j for j in range(1, TREND_DECADES + 1))}, reverse=True)
 
 
+#: Which of the two impact references an α-series converges to (docs/convergence.md, "Which law").
+CONVERGES_TO_RULE = (
+    f"a reference the integrals converge to: the order fitted over the tail and the local order of its last "
+    f"interval both ≥ {MIN_ORDER:g}, or the last two distances at round-off"
+)
+
+
+def _approached(entry: dict[str, Any]) -> bool:
+    """Whether an analysed reference passes :data:`CONVERGES_TO_RULE`."""
+    distances, floor = entry["distances"], entry["roundoff_floor"]
+    if len(distances) >= 2 and max(distances[-2:]) <= floor:
+        return True
+    order, local = entry["order"], entry["local_orders"]
+    return order is not None and order >= MIN_ORDER and bool(local) and local[-1] >= MIN_ORDER
+
+
+def converges_to(impulse: dict[str, Any], limit: dict[str, Any]) -> dict[str, Any]:
+    """Which of the impulse-velocity and compliant-limit references (their :func:`analyse` documents) the
+    integrals converge to (:data:`CONVERGES_TO_RULE`: none, one or both), and how far apart the two laws are."""
+    names = [name for name, entry in (("impulse_velocity", impulse), ("compliant_limit", limit)) if _approached(entry)]
+    apart = float(np.max(np.abs(np.subtract(impulse["reference"], limit["reference"]))))
+    return {"references": names, "laws_differ_by": apart}
+
+
+def _limit_convergence(
+    alpha: np.ndarray, integrals: np.ndarray, limit: LimitReference, rtol: float, atol: float
+) -> dict[str, Any]:
+    """The compliant limit analysed as the other references are, with the velocity after the limit impact."""
+    if limit.impulse is None:
+        return {"reference": None, "warnings": [f"no reference: {limit.absent_because}"]}
+    assert limit.velocity_after is not None
+    document = analyse(alpha, integrals, np.reshape(limit.impulse, integrals.shape[1:]), rtol, atol).as_json()
+    return {
+        **document,
+        "velocity_after": limit.velocity_after.tolist(),
+        "ended": limit.ended,
+        "friction_during_impact": limit.friction,
+    }
+
+
 def _system_convergence(
     alpha: np.ndarray,
     integrals: np.ndarray,
     reference: RigidReferences,
+    limit: LimitReference,
     time_steps: tuple[float, ...],
     rtol: float,
     atol: float,
 ) -> dict[str, Any]:
-    """Per reference: order, fit, limit, its distance and warnings (:func:`~regcontact.convergence.analyse`)."""
+    """Per reference: order, fit, limit, its distance and warnings (:func:`~regcontact.convergence.analyse`);
+    which impact law the integrals converge to, where both exist."""
     shape = integrals.shape[1:]
     entry: dict[str, Any] = {}
     if reference.impulse is None:
@@ -48,6 +99,9 @@ def _system_convergence(
     else:
         impulse = np.reshape(reference.impulse, shape)
         entry["impulse_velocity"] = analyse(alpha, integrals, impulse, rtol, atol).as_json()
+    entry["compliant_limit"] = _limit_convergence(alpha, integrals, limit, rtol, atol)
+    if entry["impulse_velocity"]["reference"] is not None and entry["compliant_limit"]["reference"] is not None:
+        entry["converges_to"] = converges_to(entry["impulse_velocity"], entry["compliant_limit"])
     if not time_steps:
         return entry
     entry["time_stepping"] = {}
@@ -80,11 +134,16 @@ def _system_convergence(
 
 
 def convergence(
-    sweep: CompliantSweep, batch: SweepCases, runs: CompliantRun, references: list[RigidReferences]
+    sweep: CompliantSweep,
+    batch: SweepCases,
+    runs: CompliantRun,
+    references: list[RigidReferences],
+    limits: LimitReferences,
 ) -> dict[str, Any]:
     """The ``"convergence"`` entry of ``results.json``: for each α-series of the sweep (the cases that agree on
-    every swept key but α; labelled ``"system"`` by those keys) and each rigid reference, how the force
-    integrals approach it as α grows (failed runs left out, with a warning)."""
+    every swept key but α; labelled ``"system"`` by those keys) and each reference, how the force integrals
+    approach it as α grows (failed runs left out, with a warning), and which impact law they converge to where
+    both the impulse-velocity and the compliant-limit references exist."""
     force_integrals, ok = np.asarray(runs.force_integrals), np.asarray(runs.ok)
     others, series, firsts = sweep.alpha_series()
     rtols, atols = sweep.numbers("solver.rtol"), sweep.numbers("solver.atol")
@@ -104,11 +163,15 @@ def convergence(
         rtol, atol = float(np.max(rtols[cases])), float(np.max(atols[cases]))
         entry = {
             "system": label,
-            **_system_convergence(alpha, integrals, reference, sweep.time_stepping_dt, rtol, atol),
+            **_system_convergence(
+                alpha, integrals, reference, limits.of_case(first), sweep.time_stepping_dt, rtol, atol
+            ),
         }
         warnings = []
         if len(set(batch.system_ids[cases].tolist())) > 1:
             warnings.append("the system changes along this α-series: compared with its first case's references")
+        if len(set(limits.ids[cases].tolist())) > 1:
+            warnings.append("the contact model changes along this α-series: compared with its first case's limit")
         if good.size < cases.size:
             left_out = ", ".join(f"{sweep.labels[ALPHA][i]:g}" for i in cases if not ok[i])
             warnings.append(f"failed runs left out: α = {left_out}")
@@ -121,6 +184,7 @@ def convergence(
         "drift_tolerance": DRIFT_TOLERANCE,
         "roundoff_floor": f"{ROUNDOFF_FACTOR:g} (rtol · size + atol), size = the largest |reference| or |integral|",
         "time_stepping_trend_dt": "the listed δt and " + f"{TREND_DECADES} decades below the smallest",
+        "converges_to_rule": CONVERGES_TO_RULE,
         "systems": entries,
     }
     fixed_times = sorted({limit for limit in sweep.per_case("termination.time_limit") if limit != "contact_time"})

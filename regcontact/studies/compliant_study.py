@@ -2,7 +2,8 @@
 
 Each case integrates its system from its initial state with the compliant contact at stiffness multiplier α until
 the run's termination rule, and sets the force integrals ``∫λ_n dt, ∫λ_t dt`` beside the rigid predictions for
-the same system: the impulse-velocity LCP (Preclik Sec. 3) and, where asked, the time-stepping LCP (Sec. 4). All
+the same system: the impulse-velocity LCP (Preclik Sec. 3), at a landing the contact model's own limit impact law
+(:mod:`~regcontact.studies.compliant_limit_reference`) and, where asked, the time-stepping LCP (Sec. 4). All
 cases run in one vmapped, jitted call (chunked).
 
 The config is read once, into a :class:`~regcontact.studies.compliant_sweep.CompliantSweep`; its schema and
@@ -26,6 +27,7 @@ from regcontact.studies.compliant_cases import sweep_cases
 from regcontact.studies.compliant_columns import TABLE_COLUMNS, case_rows
 from regcontact.studies.compliant_config import KIND, check, schema
 from regcontact.studies.compliant_convergence import convergence, trend_steps
+from regcontact.studies.compliant_limit_reference import limit_references
 from regcontact.studies.compliant_sweep import CompliantSweep
 from regcontact.studies.compliant_text import axes_line, convergence_lines, failure_line
 from regcontact.studies.grid_dataset import GridAxis
@@ -67,6 +69,7 @@ def run(
     listed = sweep.time_stepping_dt
     options = ReferenceOptions(sweep.impulse_velocity, listed)
     references = rigid_references_batch(systems, options, trend_steps(listed) if listed else ())
+    limits = limit_references(sweep, batch, [reference.state for reference in references])
     devices = sweep_devices()
     chunk = sweep_chunk_size(batch.cases, devices, sweep.chunk_size)
     done: dict[int, CompliantRun] = {}
@@ -85,8 +88,8 @@ def run(
         None if checkpoints is None else checkpoints.save,
         announce_above,
     )
-    rows, partial = case_rows(sweep, batch, runs, references)
-    document = convergence(sweep, batch, runs, references)
+    rows, partial = case_rows(sweep, batch, runs, references, limits)
+    document = convergence(sweep, batch, runs, references, limits)
     failed = [row for row in rows if row["termination"] == "failed"]
     system_keys = [column_name(key) for key in sweep.swept("system.")]
     return StudyResult(

@@ -66,8 +66,10 @@ class CompliantSweep:
     #: The ``[contact]`` table: the law names, their parameters and α-exponents.
     contact: Mapping[str, Any]
     settings: SolveSettings
-    #: Compare with the impulse-velocity LCP; the time steps of the time-stepping LCP.
+    #: Compare with the impulse-velocity LCP; with the contact model's limit impact law (at a landing); the time
+    #: steps of the time-stepping LCP.
     impulse_velocity: bool
+    compliant_limit: bool
     time_stepping_dt: tuple[float, ...]
     paper: PaperValues
     #: Cases per vmapped call; ``None``: chosen from the devices.
@@ -94,6 +96,7 @@ class CompliantSweep:
                 restart_at=tuple(solver["restart_at"]),
             ),
             impulse_velocity=config["references"]["impulse_velocity"],
+            compliant_limit=config["references"]["compliant_limit"],
             time_stepping_dt=tuple(config["references"]["time_stepping_dt"]),
             paper=PaperValues(tuple(paper["alpha"]), tuple(paper["int_lambda_n"]), tuple(paper["int_lambda_t"])),
             chunk_size=config["sweep"]["chunk_size"],

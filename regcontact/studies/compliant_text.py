@@ -74,6 +74,30 @@ def convergence_lines(convergence: dict[str, Any]) -> list[str]:
     return lines
 
 
+_IMPACT_LAWS = ("impulse_velocity", "compliant_limit")
+
+
+def _converges_to_line(entry: dict[str, Any]) -> str:
+    """``converges to compliant_limit (order 1.000), not to impulse_velocity (order 0.000); the laws differ by
+    2.0e-01``: the verdict of ``entry["converges_to"]`` with the orders behind it."""
+
+    def named(names: list[str]) -> str:
+        return " and ".join(f"{name} (order {_order(entry[name]['order'])})" for name in names)
+
+    verdict = entry["converges_to"]
+    to = verdict["references"]
+    others = [name for name in _IMPACT_LAWS if name not in to]
+    if not to:
+        said = f"converges to neither {' nor '.join(named([name]) for name in others)}"
+    else:
+        said = f"converges to {named(to)}" + (f", not to {named(others)}" if others else "")
+    return f"  {said}; the laws differ by {verdict['laws_differ_by']:.1e}"
+
+
+def _order(order: float | None) -> str:
+    return "none" if order is None else f"{order:.3f}"
+
+
 def _system_lines(systems: list[dict[str, Any]]) -> list[str]:
     """The convergence lines of each system: its label, its warnings and one line per reference."""
     lines: list[str] = []
@@ -83,6 +107,10 @@ def _system_lines(systems: list[dict[str, Any]]) -> list[str]:
         lines += [f"  warning: {warning}" for warning in entry.get("warnings", [])]
         if "impulse_velocity" in entry:
             lines += _reference_line("impulse_velocity Λ =", entry["impulse_velocity"])
+        if "compliant_limit" in entry:
+            lines += _reference_line("compliant_limit P =", entry["compliant_limit"])
+        if "converges_to" in entry:
+            lines.append(_converges_to_line(entry))
         for dt, step in entry.get("time_stepping", {}).items():
             lines += _reference_line(f"time_stepping δt = {_number(float(dt))}, δt·λ̃ =", step)
         if "time_stepping_trend" in entry:

@@ -54,6 +54,11 @@ def test_table1_prints_and_stores_its_convergence(tmp_path, capsys):
     ]
     entry = document["convergence"]["systems"][0]
     references = document["references"]
+    # the rod starts in sustained contact (v_n = 0): no landing, so no compliant-limit reference and no column
+    assert not [name for name in header if "compliant_limit" in name]
+    (why,) = entry["compliant_limit"]["warnings"]
+    assert entry["compliant_limit"]["reference"] is None and "no closed contact approaches" in why
+    assert "converges_to" not in entry
 
     # the distances are the CSV's integrals against the references of the JSON
     columns = ["int_lambda_n", "int_lambda_t"]
