@@ -63,7 +63,7 @@ DEPTH_BISECTIONS = 200
 
 def slipping_initial_state(system: AbstractSystem, normal: AbstractNormalLaw) -> CompliantState:
     """The initial state of a one-contact system that starts slipping, pressed in (:func:`penetrated_initial_state`)
-    to the depth at which ``normal`` (already at its α) carries the rigid slip's normal force ``−b/p`` at rest.
+    to the depth at which ``normal`` (already at its α) carries the rigid slip's normal force ``−b/p``.
 
     A start at zero depth carries no force where the rigid slip needs ``−b/p``: the contact first falls in and
     rings, and a law with little damping (Hunt–Crossley at fixed ``c``, any law where ``p`` is small) keeps that
@@ -75,10 +75,15 @@ def slipping_initial_state(system: AbstractSystem, normal: AbstractNormalLaw) ->
     painleve = form.C[0, 0] - sign * system.friction_coefficients[0] * form.B[0, 0]
     force = -form.b[0] / painleve
 
+    def carried(log_depth):
+        state = penetrated_initial_state(system, jnp.exp(log_depth))
+        rate = system.jacobians(state.q)[0, 0] @ state.v  # moved, the body's ġ_n is no longer exactly zero
+        return normal(system.gaps(state.q)[0, 0], rate)
+
     def bisect(_, bracket):
         low, high = bracket
         middle = 0.5 * (low + high)
-        above = normal(-jnp.exp(middle), jnp.zeros(())) > force
+        above = carried(middle) > force
         return jnp.where(above, low, middle), jnp.where(above, middle, high)
 
     low, high = jax.lax.fori_loop(0, DEPTH_BISECTIONS, bisect, (jnp.log(1e-30), jnp.zeros(())))

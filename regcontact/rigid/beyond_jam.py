@@ -91,9 +91,7 @@ def stick_jump(system: AbstractSystem, q: Float[Array, " n"], v: Float[Array, " 
     impulse = jnp.abs(slip) / jnp.abs(form.B[0, 0] - sign * mu * form.A[0, 0])
     rows = system.jacobians(q)[0]
     v_after = v + system.mass_solve(q, (rows[0] - sign * mu * rows[1]) * impulse)
-    return StickJump(
-        normal_impulse=impulse, tangential_impulse=-sign * mu * impulse, slip_before=slip, v_after=v_after
-    )
+    return StickJump(normal_impulse=impulse, tangential_impulse=-sign * mu * impulse, slip_before=slip, v_after=v_after)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -273,10 +271,7 @@ def classify_passage(system: AbstractSystem, passage: JamPassage, reference: Jam
     times = np.asarray(passage.times)
     p_n = np.asarray(passage.normal_impulse) - rigid[0]
     impulse_time = np.array(
-        [
-            _half_time(times[i], p_n[i], 0.5 * excess[i, 0]) - t_jam if impulsive[i] else np.nan
-            for i in range(len(lag))
-        ]
+        [_half_time(times[i], p_n[i], 0.5 * excess[i, 0]) - t_jam if impulsive[i] else np.nan for i in range(len(lag))]
     )
     velocity_error = np.max(np.abs(np.asarray(passage.v_end) - np.asarray(reference.jump.v_after)), axis=-1)
     return BeyondJam(
