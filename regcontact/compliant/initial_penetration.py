@@ -10,6 +10,9 @@ The body is moved, not the ground: from its initial configuration ``q₀`` along
 closed contacts would move it, ``Δq = M⁻¹ W_nᵀ s`` (the displacement of least kinetic metric, which needs nothing
 of the body but the system interface), with ``s`` chosen by Newton's method so that every contact closed at the
 start has ``g_n = −δ`` and every open one keeps its gap. The velocities are kept.
+
+:func:`slipping_initial_state` chooses the depth for a body that starts slipping on one contact: the depth at
+which the normal law carries the rigid slip's force, so that the run starts on the load instead of falling in.
 """
 
 from __future__ import annotations
@@ -20,9 +23,11 @@ from jaxtyping import ArrayLike, Float
 
 from regcontact.compliant.dynamics import CompliantState, initial_state
 from regcontact.compliant.resolution import gap_resolution
+from regcontact.contact.normal_laws import AbstractNormalLaw
+from regcontact.systems.reduced_two_contact import contact_space_form
 from regcontact.systems.system import AbstractSystem
 
-__all__ = ["NEWTON_ITERATIONS", "penetrated_initial_state"]
+__all__ = ["DEPTH_BISECTIONS", "NEWTON_ITERATIONS", "penetrated_initial_state", "slipping_initial_state"]
 
 #: Newton iterations on the gaps (they are smooth in ``q``; each iteration squares the error of the last).
 NEWTON_ITERATIONS = 4
@@ -50,3 +55,36 @@ def penetrated_initial_state(system: AbstractSystem, depth: Float[ArrayLike, ""]
     q, _ = jax.lax.scan(newton, q0, None, length=NEWTON_ITERATIONS)
     q = jnp.where(depth == 0.0, q0, q)
     return CompliantState(q=q, v=start.v, impulses=start.impulses)
+
+
+#: Bisection steps on ``log δ`` for :func:`slipping_initial_state` (from 1e-30 to 1: to round-off).
+DEPTH_BISECTIONS = 200
+
+
+def slipping_initial_state(system: AbstractSystem, normal: AbstractNormalLaw) -> CompliantState:
+    """The initial state of a one-contact system that starts slipping, pressed in (:func:`penetrated_initial_state`)
+    to the depth at which ``normal`` (already at its α) carries the rigid slip's normal force ``−b/p``.
+
+    A start at zero depth carries no force where the rigid slip needs ``−b/p``: the contact first falls in and
+    rings, and a law with little damping (Hunt–Crossley at fixed ``c``, any law where ``p`` is small) keeps that
+    ringing for the whole run. Started on the load it has to carry, a compliant run follows the rigid slip.
+    """
+    q0, v0 = system.initial_state()
+    form = contact_space_form(system, q0, v0)
+    sign = jnp.sign(system.jacobians(q0)[0, 1] @ v0)
+    painleve = form.C[0, 0] - sign * system.friction_coefficients[0] * form.B[0, 0]
+    force = -form.b[0] / painleve
+
+    def carried(log_depth):
+        state = penetrated_initial_state(system, jnp.exp(log_depth))
+        rate = system.jacobians(state.q)[0, 0] @ state.v  # moved, the body's ġ_n is no longer exactly zero
+        return normal(system.gaps(state.q)[0, 0], rate)
+
+    def bisect(_, bracket):
+        low, high = bracket
+        middle = 0.5 * (low + high)
+        above = carried(middle) > force
+        return jnp.where(above, low, middle), jnp.where(above, middle, high)
+
+    low, high = jax.lax.fori_loop(0, DEPTH_BISECTIONS, bisect, (jnp.log(1e-30), jnp.zeros(())))
+    return penetrated_initial_state(system, jnp.exp(0.5 * (low + high)))

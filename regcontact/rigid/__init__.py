@@ -20,7 +20,9 @@ map (Sec. 3.3).
 Slip into the Painlevé region (Sec. 5.1, ``docs/dynamic_jam.md``): :func:`g_spot_linearisation` gives Eqs. 33–34
 (``α₁, α₂, α₃``) of any one-contact system by automatic differentiation along its slip, :func:`g_spot_panel` and
 :func:`jam_case` classify them (Fig. 13, cases G1 and G2), :func:`rigid_slip` follows rigid slip through the
-singular time ``dt = p ds`` until it jams, and :func:`search_jamming_rod` finds Painlevé rods that jam.
+singular time ``dt = p ds`` until it jams, and :func:`search_jamming_rod` finds Painlevé rods that jam;
+:func:`pass_jam` runs the compliant model through a jam and :func:`classify_passage` says what followed it, against
+the rigid :func:`stick_jump`.
 
 Each returns *all* its solutions (:class:`ContactSolutions`) with a mode per contact (``F``, ``T``, ``S+``,
 ``S-``) and the continua of statically indeterminate contact sets; one contact is ``k = 1``
@@ -35,6 +37,17 @@ located events); each returns a :class:`RigidTrajectory`.
 """
 
 from regcontact.rigid import lcp as lcp
+from regcontact.rigid.beyond_jam import (
+    BEYOND_JAM_OUTCOMES as BEYOND_JAM_OUTCOMES,
+    BeyondJam as BeyondJam,
+    JamPassage as JamPassage,
+    JamReference as JamReference,
+    StickJump as StickJump,
+    classify_passage as classify_passage,
+    jam_reference as jam_reference,
+    pass_jam as pass_jam,
+    stick_jump as stick_jump,
+)
 from regcontact.rigid.chatter import (
     ChatterDirection as ChatterDirection,
     chatter_directions as chatter_directions,

@@ -288,7 +288,12 @@ SLIP_OUTCOMES: tuple[str, ...] = (
 
 
 class RigidSlip(eqx.Module):
-    """Rigid slip of one system sampled uniformly in ``s`` (samples after the end are ``nan``)."""
+    """Rigid slip of one system sampled uniformly in ``s`` (samples after the end are ``nan``).
+
+    ``normal_impulse`` is ``∫λ_n dt`` from the start, integrated as ``−∫b ds`` (``λ_n dt = −(b/p) p ds``: finite
+    in ``s`` even where ``λ_n`` diverges, case G1), and ``end_normal_impulse`` its value at ``end``; the
+    tangential impulse of slip is ``−s μ`` times it.
+    """
 
     s: Float[Array, " saves"]
     t: Float[Array, " saves"]
@@ -296,9 +301,11 @@ class RigidSlip(eqx.Module):
     v: Float[Array, "saves n"]
     painleve: Float[Array, " saves"]
     free_normal_acceleration: Float[Array, " saves"]
+    normal_impulse: Float[Array, " saves"]
     outcome: Int[Array, ""]
     end: SlipState
     end_s: Float[Array, ""]
+    end_normal_impulse: Float[Array, ""]
 
     def normal_force(self) -> Float[Array, " saves"]:
         """``λ_n = −b/p`` along the slip."""
@@ -331,10 +338,11 @@ def rigid_slip(
         painleve = (p <= 0) & ~jammed
         return jnp.stack([jammed, lifted, stopped, painleve])
 
-    def field(s, state, args):
-        return rescaled_slip_field(system, state, sign)
+    def field(s, augmented, args):
+        state, _ = augmented
+        return rescaled_slip_field(system, state, sign), -slip_normal_dynamics(system, state, sign)[1]
 
-    event = diffrax.Event(lambda s, state, args, **kwargs: jnp.any(flags(state)))
+    event = diffrax.Event(lambda s, augmented, args, **kwargs: jnp.any(flags(augmented[0])))
     ts = jnp.linspace(0.0, s_max, saves)
     solution = diffrax.diffeqsolve(
         diffrax.ODETerm(field),
@@ -342,14 +350,14 @@ def rigid_slip(
         t0=0.0,
         t1=s_max,
         dt0=1e-3,
-        y0=state0,
+        y0=(state0, jnp.zeros(())),
         saveat=diffrax.SaveAt(subs=[diffrax.SubSaveAt(ts=ts), diffrax.SubSaveAt(t1=True)]),
         stepsize_controller=diffrax.PIDController(rtol=rtol, atol=rtol * 1e-3),
         event=event,
         max_steps=100_000,
         throw=False,
     )
-    samples, last = solution.ys
+    (samples, impulse), (last, last_impulse) = solution.ys
     q, v, t = samples
     end = jax.tree_util.tree_map(lambda x: x[-1], last)
     end_flags = flags(end)
@@ -363,7 +371,9 @@ def rigid_slip(
         v=v,
         painleve=p,
         free_normal_acceleration=b,
+        normal_impulse=impulse,
         outcome=outcome,
         end=end,
         end_s=solution.ts[1][-1],
+        end_normal_impulse=last_impulse[-1],
     )
