@@ -17,6 +17,7 @@ the rest state.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import ClassVar
 
 import jax.numpy as jnp
@@ -46,8 +47,8 @@ class TwoLeggedBody(AbstractSystem):
 
     def __init__(
         self,
-        legs: ArrayLike = ((-1.0, -1.0), (1.0, -1.0)),
-        mu: ArrayLike = (0.5, 0.5),
+        legs: ArrayLike | Sequence[Sequence[float]] = ((-1.0, -1.0), (1.0, -1.0)),
+        mu: ArrayLike | Sequence[float] = (0.5, 0.5),
         mass: ArrayLike = 1.0,
         gyration: ArrayLike = 0.5,
         gravity: ArrayLike = 1.0,
@@ -68,7 +69,7 @@ class TwoLeggedBody(AbstractSystem):
         ):
             check_argument(name, value, rule)
         f64 = lambda a: jnp.asarray(a, dtype=float)  # noqa: E731
-        self.legs = f64(legs).reshape(2, 2)
+        self.legs = f64(jnp.asarray(legs, dtype=float)).reshape(2, 2)
         self.mu = f64(mu).reshape(2)
         self.mass, self.gyration, self.gravity, self.slope = f64(mass), f64(gyration), f64(gravity), f64(slope)
         self.vx0, self.vy0, self.omega0 = f64(vx0), f64(vy0), f64(omega0)
