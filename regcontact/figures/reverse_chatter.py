@@ -113,7 +113,7 @@ def draw_rod(out_dir: Path) -> list[Path]:
             ax.contourf(degrees, mus, region.T.astype(float), levels=[0.5, 1.5], colors=["#fdae61"], alpha=0.35)
         if region.any() and not region.all():
             ax.contour(degrees, mus, region.T.astype(float), levels=[0.5], colors=[colours[r]], linewidths=2)
-        found = "e > 1 for some θ̇ inside" if region.any() else f"no e > 1 for μ ≤ {MU_MAX:g}"
+        found = "e > 1 for some θ̇ above the curve" if region.any() else f"no e > 1 for μ ≤ {MU_MAX:g}"
         ax.plot([], [], color=colours[r], lw=2, label=f"r = {r:g}: {found}")
     critical = np.array([_painleve_mu(theta) for theta in thetas])
     ax.plot(degrees, critical, color="black", ls="--", lw=1, label="p = 0: Painlevé region above")
@@ -121,7 +121,9 @@ def draw_rod(out_dir: Path) -> list[Path]:
     ax.set_ylim(0, MU_MAX)
     ax.set_xlabel("rod angle θ (degrees)")
     ax.set_ylabel("friction coefficient μ")
-    ax.set_title("Fig. 11(b): where the Painlevé rod can chatter in reverse (energetic r; r = 0.7 shaded)", fontsize=9)
+    ax.set_title(
+        "Fig. 11(b): where the Painlevé rod can chatter in reverse (energetic r; boundary of each region)", fontsize=9
+    )
     ax.legend(fontsize=8, loc="upper right")
     ax.grid(alpha=0.3)
     png = out_dir / "champneys_fig11b_reverse_chatter_rod.png"
