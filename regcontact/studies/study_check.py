@@ -22,7 +22,7 @@ SOLVE_S_PER_CASE_PER_CPU = 33.6 / 10_000 * 2
 def check_lines(kind: str, config: dict[str, Any]) -> list[str]:
     """The lines ``regcontact check`` prints for a validated study (JAX started, on the devices it would use)."""
     if kind != "compliant_sweep":
-        return [f"kind {kind}: valid; its cost is not estimated (it solves on the host, case by case)"]
+        return [f"kind {kind}: valid; its cost is not estimated (only compliant sweeps have an estimate)"]
     from regcontact.compliant.devices import automatic_chunk_size, describe_devices, sweep_devices
     from regcontact.compliant.simulate import case_bytes
     from regcontact.studies.compliant_cases import sweep_cases
