@@ -86,9 +86,16 @@ class LimitLaw:
         return [r for c in C for r in (math.sqrt(k * c), gamma * c) if r > 0]
 
     def force(self):
-        """The normal law on arrays of contacts, compiled once (a numpy-in, numpy-out callable)."""
-        vectorised = jax.jit(jax.vmap(self.normal))
-        return lambda gaps, rates: np.asarray(vectorised(jnp.asarray(gaps), jnp.asarray(rates)))
+        """The normal law on arrays of contacts (a numpy-in, numpy-out callable), compiled once per law class:
+        the law is an argument of the compiled function, so a new law of the same class does not trace again."""
+        normal = self.normal
+        return lambda gaps, rates: np.asarray(_contact_forces(normal, jnp.asarray(gaps), jnp.asarray(rates)))
+
+
+@jax.jit
+def _contact_forces(law: AbstractNormalLaw, gaps: jax.Array, rates: jax.Array) -> jax.Array:
+    """``law`` at every contact."""
+    return jax.vmap(law)(gaps, rates)
 
 
 def limit_law(model: ContactModel) -> LimitLaw:

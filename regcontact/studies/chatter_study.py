@@ -17,6 +17,7 @@ distance to ``t_∞``, the largest difference of the first touch-down times from
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable
@@ -93,9 +94,23 @@ def contact_model(system: dict[str, Any], compliant: dict[str, Any]) -> ContactM
     )
 
 
+#: The keys the rigid sequence depends on (it is computed once for the check and the run).
+_SEQUENCE_KEYS = (
+    ("system", ("a", "b", "A", "B", "C", "mu", "slip0", "normal_velocity0")),
+    ("compliant", ("damping_ratio", "friction_damping", "friction_damping_exponent")),
+)
+
+
 def rigid_sequence(config: dict[str, Any]) -> ChatterSequence:
     """The bounce map of the compliant model's limit impact law from the configured touch-down."""
-    system, law = config["system"], limit_law(contact_model(config["system"], config["compliant"]))
+    return _rigid_sequence(tuple(float(config[table][key]) for table, keys in _SEQUENCE_KEYS for key in keys))
+
+
+@functools.lru_cache(maxsize=8)
+def _rigid_sequence(values: tuple[float, ...]) -> ChatterSequence:
+    split = len(_SEQUENCE_KEYS[0][1])
+    system = dict(zip(_SEQUENCE_KEYS[0][1], values[:split]))
+    law = limit_law(contact_model(system, dict(zip(_SEQUENCE_KEYS[1][1], values[split:]))))
     A, B, C, mu = system["A"], system["B"], system["C"], system["mu"]
 
     def impact(u: float, v: float) -> tuple[float, float]:

@@ -119,18 +119,33 @@ def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
 
 @dataclass(frozen=True)
 class Landing:
-    """One random landing: the system at touch-down, its compliant model and the model's family and restitution."""
+    """One random landing: the system at touch-down and its rigid state there, its compliant model and the model's
+    family and restitution."""
 
     system_name: str
     model_name: str
     system: AbstractSystem
     model: ContactModel
     restitution: float
+    state: ContactState
+
+    @property
+    def closed(self) -> NDArray[np.bool_]:
+        """The contacts at touch-down."""
+        return _closed(self.state)
+
+    @property
+    def speed(self) -> float:
+        """The incoming speed: the largest contact velocity."""
+        return float(np.abs(self.state.contact_velocity).max())
 
 
-def _touches_down(system: AbstractSystem) -> bool:
-    state = ContactState.from_system(system)
-    closed = np.abs(state.gaps) <= 1e-12 * state.gap_scale
+def _closed(state: ContactState) -> NDArray[np.bool_]:
+    return np.abs(state.gaps) <= 1e-12 * state.gap_scale
+
+
+def _touches_down(state: ContactState) -> bool:
+    closed = _closed(state)
     rates = state.contact_velocity[closed, 0]
     return bool(closed.any() and (rates < -0.05).any() and (rates <= 0).all())
 
@@ -160,14 +175,13 @@ def _system(name: str, rng: np.random.Generator) -> AbstractSystem:
     )
 
 
-def _model(name: str, system: AbstractSystem, rng: np.random.Generator) -> tuple[ContactModel, float]:
+def _model(name: str, state: ContactState, rng: np.random.Generator) -> tuple[ContactModel, float]:
     faster = bool(rng.integers(2))  # friction Coulomb's during the impact, or viscous
     if name == "preclik":
         damping = float(np.exp(rng.uniform(np.log(0.1), np.log(10.0))))
         exponent = ViscousCoulomb(1.5 if faster else 1.0)
         return ContactModel(friction=ViscousCoulomb(damping), friction_exponents=exponent), 0.0
-    state = ContactState.from_system(system)
-    closed = int(np.flatnonzero(np.abs(state.gaps) <= 1e-12 * state.gap_scale)[0])
+    closed = int(np.flatnonzero(_closed(state))[0])
     zeta = rng.uniform(0.05, 0.8)
     inverse_mass = state.delassus[2 * closed, 2 * closed]
     # ζ = γ/(2√(k m_n)), m_n = 1/C; equinox's __init__ takes numbers
@@ -188,10 +202,12 @@ def draw_landings(count: int, seed: int, systems: list[str], models: list[str]) 
     for i in range(count):
         system_name, model_name = systems[i % len(systems)], models[(i // len(systems)) % len(models)]
         system = _system(system_name, rng)
-        while not _touches_down(system):
+        state = ContactState.from_system(system)
+        while not _touches_down(state):
             system = _system(system_name, rng)
-        model, restitution = _model(model_name, system, rng)
-        landings.append(Landing(system_name, model_name, system, model, restitution))
+            state = ContactState.from_system(system)
+        model, restitution = _model(model_name, state, rng)
+        landings.append(Landing(system_name, model_name, system, model, restitution, state))
     return landings
 
 
@@ -200,7 +216,7 @@ def draw_landings(count: int, seed: int, systems: list[str], models: list[str]) 
 
 def rigid_velocities(landing: Landing) -> dict[str, list[NDArray[np.float64]]]:
     """``v⁺`` of each impact law (several for an LCP with several solutions; none where the law refuses)."""
-    state = ContactState.from_system(landing.system)
+    state = landing.state
     found: dict[str, list[NDArray[np.float64]]] = {}
     found["lcp"] = [s.velocity for s in impulse_velocity(state, landing.restitution) if s.velocity is not None]
     try:
@@ -217,17 +233,14 @@ def rigid_velocities(landing: Landing) -> dict[str, list[NDArray[np.float64]]]:
 def _durations(landing: Landing, alphas: NDArray[np.float64], window: float) -> NDArray[np.float64]:
     """``window`` time constants of the landing's impact at each α: the slowest rate of its limit law at the
     closed contacts, scaled by ``α^s``."""
-    state = ContactState.from_system(landing.system)
     law = limit_law(landing.model)
-    closed = np.abs(state.gaps) <= 1e-12 * state.gap_scale
-    speed = float(np.abs(state.contact_velocity).max())
-    rate = min(law.rates(np.diag(state.delassus)[0::2][closed], speed))
+    rate = min(law.rates(np.diag(landing.state.delassus)[0::2][landing.closed], landing.speed))
     return window / (rate * alphas**law.scale_exponent)
 
 
 def _leads(landing: Landing, alphas: NDArray[np.float64]) -> NDArray[np.float64]:
     """How long before touch-down the landing's forces set in at each α (:func:`touchdown_lead`)."""
-    return touchdown_lead(landing.system, landing.model) * alphas ** -limit_law(landing.model).scale_exponent
+    return touchdown_lead(landing.state, landing.model) * alphas ** -limit_law(landing.model).scale_exponent
 
 
 def compliant_velocities(
@@ -304,15 +317,13 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
     timings.update(compliant_timings)
     rows, details, failures = [], [], []
     for i, (landing, laws) in enumerate(zip(landings, rigid)):
-        state = ContactState.from_system(landing.system)
-        speed = float(np.abs(state.contact_velocity).max())
-        closed = int((np.abs(state.gaps) <= 1e-12 * state.gap_scale).sum())
+        speed = landing.speed
         law = limit_law(landing.model)
         row: dict[str, Any] = {
             "case": i,
             "system": landing.system_name,
             "model": landing.model_name,
-            "contacts": closed,
+            "contacts": int(landing.closed.sum()),
             "friction_during_impact": law.friction,
             "restitution": landing.restitution,
             "mu": float(np.asarray(landing.system.friction_coefficients).reshape(-1)[0]),
