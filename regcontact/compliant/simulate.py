@@ -66,14 +66,16 @@ __all__ = [
 
 #: Implicit diffrax solvers by config name. ``RadauIIA5`` reads rtol/atol as Hairer's RADAU5 does (its order-3
 #: error estimate is held to ``0.1 rtol^(2/3)``); ``RadauIIA5_literal_tolerances`` holds it to rtol itself;
-#: ``RadauIIA5_hybrid`` is ``RadauIIA5`` with the split simplified-Newton fast path (``newton="hybrid"``).
+#: ``RadauIIA5_hybrid`` is ``RadauIIA5`` with the split simplified-Newton fast path (``newton="hybrid"``). The
+#: compliant field has ``q̇ = v`` and force integrals that feed nothing back, so the semismooth Newton runs on the
+#: velocities only (``second_order=True``: the same iterates, a ``3n × 3n`` system instead of ``3N × 3N``).
 IMPLICIT_SOLVERS: dict[str, Callable[[], diffrax.AbstractSolver]] = {
     "Kvaerno3": diffrax.Kvaerno3,
     "Kvaerno4": diffrax.Kvaerno4,
     "Kvaerno5": diffrax.Kvaerno5,
     "ImplicitEuler": diffrax.ImplicitEuler,
-    "RadauIIA5": RadauIIA5,
-    "RadauIIA5_literal_tolerances": functools.partial(RadauIIA5, radau5_tolerances=False),
+    "RadauIIA5": functools.partial(RadauIIA5, second_order=True),
+    "RadauIIA5_literal_tolerances": functools.partial(RadauIIA5, radau5_tolerances=False, second_order=True),
     "RadauIIA5_hybrid": functools.partial(RadauIIA5, newton="hybrid"),
 }
 

@@ -49,6 +49,7 @@ import optimistix as optx
 from jax.flatten_util import ravel_pytree
 from jaxtyping import Array, ArrayLike, Bool, Float, PyTree
 
+from regcontact.compliant.solvers._second_order_newton import second_order_filter, second_order_newton_step
 from regcontact.compliant.solvers.polynomial_interpolation import PolynomialInterpolation
 
 __all__ = ["NewtonTolerances", "RadauIIA5", "RadauIIA5Tableau", "radau_iia5_tableau"]
@@ -192,6 +193,12 @@ class RadauIIA5(diffrax.AbstractImplicitSolver, diffrax.AbstractAdaptiveSolver):
     the second loop runs only while some lane needs it. The filtered error estimate then takes ``J`` at the
     step's end, ``y1``, which is also the next step's Newton Jacobian. Assumes ``vf_prod`` is linear in the
     control (an ``ODETerm``): ``h J`` is rescaled to the next step's ``h``.
+
+    ``second_order``: the state is a pytree whose first two leaves are ``q`` and ``v`` (same size) with ``q̇ = v``,
+    and the field does not depend on the leaves after them (a :class:`~regcontact.compliant.dynamics.
+    CompliantState`). The semismooth iteration then solves a ``3n × 3n`` system for the velocity stages instead of
+    the ``3N × 3N`` one, with Jacobians in ``(q, v)`` only: block elimination, the same iterates up to rounding
+    (``_second_order_newton``). Ignored by ``newton = "hybrid"``.
     """
 
     term_structure: ClassVar = diffrax.AbstractTerm
@@ -203,6 +210,7 @@ class RadauIIA5(diffrax.AbstractImplicitSolver, diffrax.AbstractAdaptiveSolver):
     radau5_tolerances: bool = True
     newton: Literal["semismooth", "hybrid"] = "semismooth"
     simplified_newton_max_steps: int = 10
+    second_order: bool = False
 
     def __check_init__(self):
         if self.newton not in ("semismooth", "hybrid"):
@@ -256,19 +264,29 @@ class RadauIIA5(diffrax.AbstractImplicitSolver, diffrax.AbstractAdaptiveSolver):
         powers = jnp.stack([s - 1.0, s**2 - 1.0, s**3 - 1.0], axis=1)
         Z_start = jnp.where(made_jump, 0.0, powers @ solver_state.coeffs)
 
-        def newton_step(carry):
-            k, Z, _, previous_norm, _, _ = carry
+        second_order = self.second_order and self.newton == "semismooth"
+        n_q = jax.tree_util.tree_leaves(y0)[0].size if second_order else n
+
+        def correction(Z):
+            """The Newton correction and ``h J`` at the last stage (w.r.t. ``(q, v)`` when ``second_order``)."""
+            if second_order:
+                A = jnp.asarray(tab.A, dtype)
+                return second_order_newton_step(h_f, stage_times, y0_flat, Z, n_q, A, A_inv)
             hF, hJ = jax.vmap(h_f_and_jacobian)(stage_times, y0_flat[None, :] + Z)
             residual = A_inv @ Z - hF
             matrix = jnp.kron(A_inv, eye) - jsl.block_diag(*hJ)
-            dZ = -jnp.linalg.solve(matrix, residual.reshape(-1)).reshape(3, n)
+            return -jnp.linalg.solve(matrix, residual.reshape(-1)).reshape(3, n), hJ[-1]
+
+        def newton_step(carry):
+            k, Z, _, previous_norm, _, _ = carry
+            dZ, hJ_last = correction(Z)
             Z = Z + dZ
             dZ_norm = norm(dZ / scale[None, :])
             growing = (k > 1) & (dZ_norm >= previous_norm) & (dZ_norm >= tolerance)
             converged = (dZ_norm == 0.0) | ((k > 0) & (dZ_norm < tolerance))
             out_of_steps = ~converged & (k + 1 == self.root_find_max_steps)
             failed = ~jnp.all(jnp.isfinite(dZ)) | growing | out_of_steps
-            return k + 1, Z, hJ[-1], dZ_norm, converged & ~failed, failed
+            return k + 1, Z, hJ_last, dZ_norm, converged & ~failed, failed
 
         def iterating(carry):
             *_, converged, failed = carry
@@ -287,13 +305,17 @@ class RadauIIA5(diffrax.AbstractImplicitSolver, diffrax.AbstractAdaptiveSolver):
             _, Z, _, _, converged, _ = jax.lax.while_loop(iterating, newton_step, fallback)
             hJ_end = jax.jacfwd(lambda y: h_f(t0 + h, y))(y0_flat + Z[-1])
         else:
-            start = (0, Z_start, jnp.zeros((n, n), dtype), jnp.asarray(jnp.inf, dtype), False, False)
+            hJ_shape = (n, 2 * n_q) if second_order else (n, n)
+            start = (0, Z_start, jnp.zeros(hJ_shape, dtype), jnp.asarray(jnp.inf, dtype), False, False)
             _, Z, hJ_end, _, converged, _ = jax.lax.while_loop(iterating, newton_step, start)
 
         # Filtered estimate, Jacobian at t1: err = (γ I − hJ)⁻¹ (h f(y0) + Σ e_i z_i).
         y1_flat = y0_flat + Z[-1]
-        filter_lu = jsl.lu_factor(tab.gamma * eye - hJ_end)
-        error = jsl.lu_solve(filter_lu, h_f(t0, y0_flat) + jnp.asarray(tab.error_weights, dtype) @ Z)
+        raw_error = h_f(t0, y0_flat) + jnp.asarray(tab.error_weights, dtype) @ Z
+        if second_order:
+            error = second_order_filter(hJ_end, tab.gamma, raw_error, n_q)
+        else:
+            error = jsl.lu_solve(jsl.lu_factor(tab.gamma * eye - hJ_end), raw_error)
         if self.radau5_tolerances:
             error = error * _radau5_error_scale(rtol)
 
