@@ -53,7 +53,7 @@ the Table 1 runs *start* there, at ``g_n = ġ_n = 0``), the derivative is a choi
 (``lax.max``/``lax.min`` give each tied argument half the derivative, and ``jnp.clip(x, lo, hi)`` is
 ``min(hi, max(lo, x))``), so the Jacobian equals ``jax.jacfwd`` of the JAX field everywhere, the start included.
 In the formulas above: ``d = ½`` at ``ġ_n = 0``, and ``a_n``, ``a_v`` follow from the weights of
-:func:`_max`/:func:`_min` in :meth:`ScipyRod.jac`.
+:func:`_tie_weights` in :func:`rod_jacobian`.
 
 Round-off. The field agrees with the JAX one to the last bit or so, not bit for bit: XLA evaluates ``ġ = J v`` with
 fused multiply-adds (``fma(−h c, ω, v_y)``, one rounding), Python rounds the product first. With ``k = α`` up to
@@ -67,29 +67,108 @@ import math
 
 import numpy as np
 
-__all__ = ["ScipyRod"]
+__all__ = ["PARAMETERS", "ScipyRod", "rod_field", "rod_jacobian"]
 
 
-def _max(a: float, b: float) -> tuple[float, float, float]:
-    """``max(a, b)`` and its derivative weights on ``a`` and ``b`` (½ each at a tie, as ``lax.max``)."""
-    if a > b:
-        return a, 1.0, 0.0
-    if a < b:
-        return b, 0.0, 1.0
-    return a, 0.5, 0.5
+def _tie_weights(first: float, second: float) -> tuple[float, float]:
+    """The derivative weights of ``max(first, second)`` on each argument (½ each at a tie, as ``lax.max``; swap the
+    arguments for ``min``). Plain Python, compiled by numba where the callers are."""
+    if first > second:
+        return 1.0, 0.0
+    if first < second:
+        return 0.0, 1.0
+    return 0.5, 0.5
 
 
-def _min(a: float, b: float) -> tuple[float, float, float]:
-    """``min(a, b)`` and its derivative weights on ``a`` and ``b`` (½ each at a tie, as ``lax.min``)."""
-    if a < b:
-        return a, 1.0, 0.0
-    if a > b:
-        return b, 0.0, 1.0
-    return a, 0.5, 0.5
+#: The order of :attr:`ScipyRod.params`, the parameter vector of :func:`rod_field` and :func:`rod_jacobian`.
+PARAMETERS = (
+    "mass",
+    "length",
+    "inertia",
+    "gravity",
+    "torque",
+    "force_x",
+    "mu",
+    "stiffness",
+    "normal_damping",
+    "tangential_damping",
+)
+
+
+def rod_field(y: np.ndarray, p: np.ndarray, out: np.ndarray) -> None:
+    """``dy/dt`` into ``out``; ``p``: the parameters in the order of :data:`PARAMETERS`. Plain scalar Python, so
+    that ``numba.njit`` compiles the same source (``benchmarks/cvode_rod.py``)."""
+    mass, length, inertia, gravity, torque, force_x, mu, k, gamma_n, gamma_t = (
+        p[0],
+        p[1],
+        p[2],
+        p[3],
+        p[4],
+        p[5],
+        p[6],
+        p[7],
+        p[8],
+        p[9],
+    )
+    y_, phi, vx, vy, omega = y[1], y[2], y[3], y[4], y[5]
+    h = 0.5 * length
+    s, c = math.sin(phi), math.cos(phi)
+    gn = y_ - h * s
+    if gn > 0.0:
+        lam_n = 0.0
+    else:
+        lam_n = -k * gn - gamma_n * min(vy - h * c * omega, 0.0)
+    limit = mu * lam_n
+    lam_t = -min(limit, max(-limit, gamma_t * (vx + h * s * omega)))
+    out[0], out[1], out[2] = vx, vy, omega
+    out[3] = (force_x + lam_t) / mass
+    out[4] = (-mass * gravity + lam_n) / mass
+    out[5] = (torque + h * (s * lam_t - c * lam_n)) / inertia
+    out[6], out[7] = lam_n, lam_t
+
+
+def rod_jacobian(y: np.ndarray, p: np.ndarray, jac: np.ndarray) -> None:
+    """``∂(dy/dt)/∂y`` into the 8 × 8 ``jac`` (derivation: the module docstring); numba-compilable as
+    :func:`rod_field`."""
+    m, length, inertia, mu, k, gamma_n, gamma_t = p[0], p[1], p[2], p[6], p[7], p[8], p[9]
+    y_, phi, vx, vy, omega = y[1], y[2], y[3], y[4], y[5]
+    h = 0.5 * length
+    s, c = math.sin(phi), math.cos(phi)
+    gn, gn_rate, gt_rate = y_ - h * s, vy - h * c * omega, vx + h * s * omega
+
+    # normal force and its derivatives (y, φ, v_y, ω); zero when open
+    if gn > 0.0:
+        lam_n = dn_y = dn_phi = dn_vy = dn_omega = 0.0
+    else:
+        d, _ = _tie_weights(0.0, gn_rate)  # weights of min(a, b) on (a, b) are those of max(b, a) on (b, a)
+        lam_n = -k * gn - gamma_n * min(gn_rate, 0.0)
+        dn_y, dn_phi = -k, k * h * c - gamma_n * d * h * s * omega
+        dn_vy, dn_omega = -gamma_n * d, gamma_n * d * h * c
+
+    # friction: λ_t = −min(L, max(−L, γ_t ġ_t)), L = μ λ_n; ∇λ_t = a_n ∇λ_n + a_v ∇ġ_t
+    limit = mu * lam_n
+    lower = max(-limit, gamma_t * gt_rate)
+    w_lo, w_x = _tie_weights(-limit, gamma_t * gt_rate)
+    w_hi, w_mid = _tie_weights(lower, limit)  # of min(L, lower) on (L, lower)
+    lam_t = -min(limit, lower)
+    a_n = -mu * (w_hi - w_mid * w_lo)
+    a_v = -gamma_t * w_mid * w_x
+    normal = (0.0, dn_y, dn_phi, 0.0, dn_vy, dn_omega)
+    tangential = (0.0, a_n * dn_y, a_n * dn_phi + a_v * h * c * omega, a_v, a_n * dn_vy, a_n * dn_omega + a_v * h * s)
+
+    jac[:, :] = 0.0
+    jac[0, 3] = jac[1, 4] = jac[2, 5] = 1.0
+    for j in range(1, 6):
+        jac[6, j] = normal[j]
+        jac[7, j] = tangential[j]
+        jac[3, j] = tangential[j] / m
+        jac[4, j] = normal[j] / m
+        jac[5, j] = h * (s * tangential[j] - c * normal[j]) / inertia
+    jac[5, 2] += h * (c * lam_t + s * lam_n) / inertia
 
 
 class ScipyRod:
-    """The rod's parameters (plain floats) and its ``fun(t, y)``, ``jac(t, y)`` for ``scipy.integrate.solve_ivp``."""
+    """The rod's parameters and its ``fun(t, y)``, ``jac(t, y)`` for ``scipy.integrate.solve_ivp``."""
 
     def __init__(
         self,
@@ -104,10 +183,12 @@ class ScipyRod:
         normal_damping: float,
         tangential_damping: float,
     ):
-        self.mass, self.length, self.inertia = float(mass), float(length), float(inertia)
-        self.gravity, self.torque, self.force_x, self.mu = float(gravity), float(torque), float(force_x), float(mu)
-        self.stiffness, self.normal_damping = float(stiffness), float(normal_damping)
-        self.tangential_damping = float(tangential_damping)
+        values = (mass, length, inertia, gravity, torque, force_x, mu, stiffness, normal_damping, tangential_damping)
+        #: the parameters as one float vector, in the order of :data:`PARAMETERS`
+        self.params = np.array([float(value) for value in values])
+        self._param_list = self.params.tolist()
+        for name, value in zip(PARAMETERS, self._param_list, strict=True):
+            setattr(self, name, value)
 
     @classmethod
     def from_laws(cls, rod, normal, friction) -> ScipyRod:
@@ -128,65 +209,12 @@ class ScipyRod:
 
     def fun(self, t: float, y: np.ndarray) -> np.ndarray:
         """``dy/dt``."""
-        del t
-        _, y_, phi, vx, vy, omega, _, _ = y.tolist()
-        h = 0.5 * self.length
-        s, c = math.sin(phi), math.cos(phi)
-        gn = y_ - h * s
-        if gn > 0.0:
-            lam_n = 0.0
-        else:
-            lam_n = -self.stiffness * gn - self.normal_damping * min(vy - h * c * omega, 0.0)
-        limit = self.mu * lam_n
-        lam_t = -min(limit, max(-limit, self.tangential_damping * (vx + h * s * omega)))
-        return np.array(
-            [
-                vx,
-                vy,
-                omega,
-                (self.force_x + lam_t) / self.mass,
-                (-self.mass * self.gravity + lam_n) / self.mass,
-                (self.torque + h * (s * lam_t - c * lam_n)) / self.inertia,
-                lam_n,
-                lam_t,
-            ]
-        )
+        out = np.empty(8)
+        rod_field(y.tolist(), self._param_list, out)  # Python floats: faster than numpy scalars here
+        return out
 
     def jac(self, t: float, y: np.ndarray) -> np.ndarray:
-        """``∂(dy/dt)/∂y``, 8 × 8 (derivation: the module docstring)."""
-        del t
-        _, y_, phi, vx, vy, omega, _, _ = y.tolist()
-        m, inertia, mu = self.mass, self.inertia, self.mu
-        k, gamma_n, gamma_t = self.stiffness, self.normal_damping, self.tangential_damping
-        h = 0.5 * self.length
-        s, c = math.sin(phi), math.cos(phi)
-        gn, gn_rate, gt_rate = y_ - h * s, vy - h * c * omega, vx + h * s * omega
-
-        # normal force and its derivatives (y, φ, v_y, ω); zero when open
-        if gn > 0.0:
-            lam_n = dn_y = dn_phi = dn_vy = dn_omega = 0.0
-        else:
-            damped, d, _ = _min(gn_rate, 0.0)
-            lam_n = -k * gn - gamma_n * damped
-            dn_y, dn_phi = -k, k * h * c - gamma_n * d * h * s * omega
-            dn_vy, dn_omega = -gamma_n * d, gamma_n * d * h * c
-
-        # friction: λ_t = −min(L, max(−L, γ_t ġ_t)), L = μ λ_n; ∇λ_t = a_n ∇λ_n + a_v ∇ġ_t
-        limit = mu * lam_n
-        lower, w_lo, w_x = _max(-limit, gamma_t * gt_rate)
-        clipped, w_hi, w_mid = _min(limit, lower)
-        lam_t = -clipped
-        a_n = -mu * (w_hi - w_mid * w_lo)
-        a_v = -gamma_t * w_mid * w_x
-        dt_y, dt_phi = a_n * dn_y, a_n * dn_phi + a_v * h * c * omega
-        dt_vx, dt_vy, dt_omega = a_v, a_n * dn_vy, a_n * dn_omega + a_v * h * s
-
-        jac = np.zeros((8, 8))
-        jac[0, 3] = jac[1, 4] = jac[2, 5] = 1.0
-        jac[6, 1:6] = dn_y, dn_phi, 0.0, dn_vy, dn_omega
-        jac[7, 1:6] = dt_y, dt_phi, dt_vx, dt_vy, dt_omega
-        jac[3, 1:6] = jac[7, 1:6] / m
-        jac[4, 1:6] = jac[6, 1:6] / m
-        jac[5, 1:6] = h * (s * jac[7, 1:6] - c * jac[6, 1:6]) / inertia
-        jac[5, 2] += h * (c * lam_t + s * lam_n) / inertia
+        """``∂(dy/dt)/∂y``, 8 × 8."""
+        jac = np.empty((8, 8))
+        rod_jacobian(y.tolist(), self._param_list, jac)
         return jac
