@@ -34,9 +34,16 @@ class ChunkWriteError(Exception):
     """A finished chunk could not be kept on disk (e.g. a full disk); the chunks kept before are whole."""
 
 
+#: How a compliant study orders its cases into chunks (:func:`~regcontact.compliant.simulate.cost_order`); a chunk
+#: is kept by its first case in that order, so chunks kept under another order are another study's.
+CASE_ORDER = "by alpha, stable"
+
+
 def study_identity(config: dict[str, Any]) -> str:
     """A hash of the resolved config and the package version: chunks are reused only by the same study."""
-    text = json.dumps({"config": config, "regcontact": regcontact.__version__}, sort_keys=True, default=repr)
+    text = json.dumps(
+        {"config": config, "regcontact": regcontact.__version__, "case_order": CASE_ORDER}, sort_keys=True, default=repr
+    )
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

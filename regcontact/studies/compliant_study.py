@@ -21,7 +21,7 @@ import jax.tree_util as jtu
 import numpy as np
 
 from regcontact.compliant.devices import sweep_devices
-from regcontact.compliant.simulate import Case, CompliantRun, sweep_chunk_size
+from regcontact.compliant.simulate import Case, CompliantRun, cost_order, lane_utilisation, sweep_chunk_size
 from regcontact.studies.chunk_checkpoints import ChunkCheckpoints
 from regcontact.studies.compliant_cases import sweep_cases
 from regcontact.studies.compliant_columns import TABLE_COLUMNS, case_rows
@@ -78,8 +78,9 @@ def run(
         if done:
             progress(f"resuming: {checkpoints.summary()}")
     engine = engine or LocalEngine()
+    order = cost_order(batch.cases)  # similar cases share a chunk; rows stay in the config's order
     runs, timings = engine.sweep(
-        batch.cases,
+        jtu.tree_map(lambda leaf: np.asarray(leaf)[order], batch.cases),
         sweep.settings,
         chunk,
         progress,
@@ -88,6 +89,8 @@ def run(
         None if checkpoints is None else checkpoints.save,
         announce_above,
     )
+    utilisation = lane_utilisation(runs.num_steps, chunk)
+    runs = jtu.tree_map(lambda leaf: np.asarray(leaf)[np.argsort(order)], runs)
     rows, partial = case_rows(sweep, batch, runs, references, limits)
     document = convergence(sweep, batch, runs, references, limits)
     failed = [row for row in rows if row["termination"] == "failed"]
@@ -113,6 +116,7 @@ def run(
             "accepted_steps_total": int(np.sum(runs.num_accepted_steps)),
             "rejected_steps_total": int(np.sum(runs.num_rejected_steps)),
             "accepted_steps_max": int(np.max(runs.num_accepted_steps)),
+            "lane_utilisation": utilisation,
             "failed_cases": len(failed),
         },
         timings={"compile_s": timings.compile_s, "solve_s": timings.run_s},
