@@ -10,8 +10,9 @@ SUNDIALS CVODE (BDF, dense, analytic Jacobian) with plain and with numba-compile
    (regcontact at rtol 1e-13, literal tolerances); regcontact at rtol 1e-10; each peer at the cheapest rtol of a
    grid whose error is no larger. Peers and regcontact run in turns (interleaved), best of ``--repeats`` each.
 3. **A 256-case sweep.** The Table 1 family of ``benchmarks/throughput.py`` (μ, φ₀, α drawn with a fixed seed):
-   regcontact's ``sweep`` on every host core against CVODE (numba callbacks) in a pool of one process per core
-   at the rtol that matched at α = 1e6 in section 2.
+   regcontact's ``sweep`` on every host core (cases ordered by α, as a study orders them) against CVODE (numba
+   callbacks) in a pool of one process per core at rtol 1e-10 … 1e-13, each with the number of cases in which
+   CVODE is at least as accurate as regcontact (errors against regcontact at rtol 1e-13, literal tolerances).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import multiprocessing
 import os
 import statistics
 import time
+from collections.abc import Callable
 
 import equinox as eqx
 import jax
@@ -46,6 +48,7 @@ OUR_RTOL = 1e-10
 PEER_RTOLS = [1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12, 1e-13]
 REFERENCE_RTOL = 1e-13
 SWEEP_CASES = 256
+SWEEP_PEER_RTOLS = [1e-10, 1e-11, 1e-12, 1e-13]  # CVODE's, with how many cases each makes as accurate as ours
 
 # the solver as it was before the velocity-only Newton, for section 1's comparison only
 simulate.IMPLICIT_SOLVERS["RadauIIA5_full_newton"] = RadauIIA5
@@ -65,11 +68,12 @@ def our_solve(solver: str):
         return solve(rod, contact, alpha, controls, settings)
 
     def call(alpha: float, rtol: float):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         result = jax.block_until_ready(run(jnp.asarray(alpha), jnp.asarray(rtol)))
         return dict(
             F=np.asarray(result.force_integrals),
             time=time.perf_counter() - start,
+            cpu=time.process_time() - cpu,
             steps=int(result.num_steps),
             ok=bool(result.ok),
         )
@@ -85,18 +89,19 @@ def peer_problem(alpha: float, **rod_parameters: float):
 
 def scipy_radau(alpha: float, rtol: float) -> dict:
     model, y0, t_end = peer_problem(alpha)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     sol = solve_ivp(model.fun, (0.0, t_end), y0, method="Radau", rtol=rtol, atol=atol_of(rtol), jac=model.jac)
-    return dict(F=sol.y[6:8, -1], time=time.perf_counter() - start, steps=len(sol.t) - 1, ok=sol.status == 0)
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return dict(F=sol.y[6:8, -1], time=elapsed, cpu=cpu, steps=len(sol.t) - 1, ok=sol.status == 0)
 
 
 def cvode(alpha: float, rtol: float, callbacks: str) -> dict:
     model, y0, t_end = peer_problem(alpha)
     run = cvode_solve(model, y0, t_end, rtol, atol_of(rtol), callbacks)
-    return dict(F=run["y"][6:8], time=run["time"], steps=None, ok=run["ok"])
+    return dict(F=run["y"][6:8], time=run["time"], cpu=run["cpu"], steps=None, ok=run["ok"])
 
 
-PEERS = {
+PEERS: dict[str, Callable[[float, float], dict]] = {
     "SciPy Radau": scipy_radau,
     "CVODE numpy": functools.partial(cvode, callbacks="numpy"),
     "CVODE numba": functools.partial(cvode, callbacks="numba"),
@@ -131,13 +136,18 @@ def matched(repeats: int) -> dict[float, float]:
     for name in PEERS:  # warm up: imports, numba compilation
         PEERS[name](1e3, 1e-8)
     matched_rtol: dict[float, float] = {}
-    rows, ratios = [], {name: [] for name in PEERS}
+    rows: list[list[str]] = []
+    ratios: dict[str, list[float]] = {name: [] for name in PEERS}
     for alpha in ALPHAS:
         reference = reference_run(alpha, REFERENCE_RTOL)["F"]
         ours(alpha, OUR_RTOL)
         our_run = best(functools.partial(ours, alpha, OUR_RTOL), repeats)
         our_error = error_of(our_run["F"], reference)
-        row = [f"{alpha:g}", f"{our_error:.1e}", f"{1e3 * our_run['time']:.2f}"]
+        row = [
+            f"{alpha:g}",
+            f"{our_error:.1e}",
+            f"{1e3 * min(ours(alpha, OUR_RTOL)['cpu'] for _ in range(repeats)):.2f}",
+        ]
         for name, peer in PEERS.items():
             chosen = None
             for rtol in PEER_RTOLS:  # loosest first: the cheapest rtol that reaches our error
@@ -146,39 +156,43 @@ def matched(repeats: int) -> dict[float, float]:
                     chosen = rtol
                     break
             if chosen is None:
-                row += ["not reached", "", ""]
+                row += ["not reached", "", "", ""]
                 continue
             if name == "CVODE numba" and alpha == 1e6:
                 matched_rtol[alpha] = chosen
             # interleaved: ours and the peer in turns
-            peer_times, our_times = [], []
+            peer_runs, our_runs = [], []
             for _ in range(repeats):
-                peer_times.append(peer(alpha, chosen)["time"])
-                our_times.append(ours(alpha, OUR_RTOL)["time"])
-            ratio = min(peer_times) / min(our_times)
-            ratios[name].append(ratio)
-            row += [f"{chosen:.0e}", f"{1e3 * min(peer_times):.2f}", f"{ratio:.2f}x"]
+                peer_runs.append(peer(alpha, chosen))
+                our_runs.append(ours(alpha, OUR_RTOL))
+            wall = min(r["time"] for r in peer_runs) / min(r["time"] for r in our_runs)
+            cpu = min(r["cpu"] for r in peer_runs) / min(r["cpu"] for r in our_runs)
+            ratios[name].append(cpu)
+            row += [f"{chosen:.0e}", f"{1e3 * min(r['cpu'] for r in peer_runs):.2f}", f"{cpu:.2f}x", f"{wall:.2f}x"]
         rows.append(row)
-    header = ["alpha", "our error", "our ms"]
+    header = ["alpha", "our error", "our CPU ms"]
     for name in PEERS:
-        header += [f"{name} rtol", "ms", "ours faster by"]
+        header += [f"{name} rtol", "CPU ms", "faster (CPU)", "(wall)"]
     print_table(
         f"2. Single solves at matched accuracy (ours at rtol {OUR_RTOL:g}; each peer at the loosest rtol reaching "
-        "our error; best of the repeats, interleaved)",
+        "our error; CPU and wall time, best of the repeats, interleaved)",
         header,
         rows,
     )
     for name, values in ratios.items():
         if values:
             mean = float(np.exp(np.mean(np.log(values))))
-            print(f"   {name}: ours faster by {mean:.2f}x (geometric mean; {min(values):.2f}-{max(values):.2f}x)")
+            spread = f"{min(values):.2f}-{max(values):.2f}x"
+            print(f"   {name}: ours faster by {mean:.2f}x in CPU time (geometric mean; {spread})")
     return matched_rtol
 
 
-def _cvode_case(problem: tuple[list[float], np.ndarray, float], rtol: float) -> float:
-    """One CVODE solve from plain numbers (the parent process builds them, so no JAX runs in the pool)."""
+def _cvode_case(problem: tuple[list[float], np.ndarray, float], rtol: float) -> tuple[float, np.ndarray]:
+    """The CPU seconds and force integrals of one CVODE solve from plain numbers (the parent process builds them,
+    so no JAX runs in the pool)."""
     params, y0, t_end = problem
-    return cvode_solve(ScipyRod(*params), y0, t_end, rtol, atol_of(rtol), "numba")["time"]
+    run = cvode_solve(ScipyRod(*params), y0, t_end, rtol, atol_of(rtol), "numba")
+    return run["cpu"], run["y"][6:8]
 
 
 def _cvode_problems(parameters: list[dict]) -> list[tuple[list[float], np.ndarray, float]]:
@@ -192,42 +206,71 @@ def _cvode_problems(parameters: list[dict]) -> list[tuple[list[float], np.ndarra
 def sweep_section(rtol: float, repeats: int) -> None:
     from benchmarks.throughput import _batch, family
 
-    parameters = family(SWEEP_CASES)
+    parameters = sorted(family(SWEEP_CASES), key=lambda p: p["alpha"])  # as a study orders them (cost_order)
     batch = _batch(parameters)
     settings = SolveSettings(solver="RadauIIA5", events=("contact_open",))
     runs, timings = simulate.sweep(batch, settings, chunk_size=SWEEP_CASES)
     compile_s = timings.compile_s
-    ours = [simulate.sweep(batch, settings, chunk_size=SWEEP_CASES)[1].run_s for _ in range(repeats)]
+    ours_wall, ours_cpu = [], []
+    for _ in range(repeats):
+        cpu = time.process_time()
+        ours_wall.append(simulate.sweep(batch, settings, chunk_size=SWEEP_CASES)[1].run_s)
+        ours_cpu.append(time.process_time() - cpu)
     failed = int((~runs.ok).sum())
+    tight = eqx.tree_at(
+        lambda b: (b.controls.rtol, b.controls.atol),
+        batch,
+        (jnp.full(SWEEP_CASES, REFERENCE_RTOL), jnp.full(SWEEP_CASES, atol_of(REFERENCE_RTOL))),
+    )
+    reference = np.asarray(
+        simulate.sweep(tight, SolveSettings(solver="RadauIIA5_literal_tolerances", events=("contact_open",)))[
+            0
+        ].force_integrals
+    )
+    our_errors = np.abs(np.asarray(runs.force_integrals) - reference).max(axis=1)
+    utilisation = simulate.lane_utilisation(runs.num_steps, SWEEP_CASES // len(jax.devices()))
     processes = os.cpu_count() or 1
     problems = _cvode_problems(parameters)
-    peer: dict[float, list[float]] = {rtol: [], OUR_RTOL: []}
+    peer_wall: dict[float, list[float]] = {peer_rtol: [] for peer_rtol in SWEEP_PEER_RTOLS}
+    peer_cpu: dict[float, list[float]] = {peer_rtol: [] for peer_rtol in SWEEP_PEER_RTOLS}
+    peer_F: dict[float, np.ndarray] = {}
     with multiprocessing.get_context("spawn").Pool(processes) as pool:
-        pool.starmap(_cvode_case, [(problem, rtol) for problem in problems[:processes]])  # import, compile
+        pool.starmap(_cvode_case, [(problem, 1e-8) for problem in problems[: 4 * processes]])  # import, compile
         for _ in range(repeats):
-            for peer_rtol in peer:
+            for peer_rtol in peer_wall:
                 start = time.perf_counter()
-                pool.starmap(_cvode_case, [(problem, peer_rtol) for problem in problems], chunksize=8)
-                peer[peer_rtol].append(time.perf_counter() - start)
+                solved = pool.starmap(_cvode_case, [(problem, peer_rtol) for problem in problems], chunksize=8)
+                peer_wall[peer_rtol].append(time.perf_counter() - start)
+                peer_cpu[peer_rtol].append(sum(cpu for cpu, _ in solved))
+                peer_F[peer_rtol] = np.stack([F for _, F in solved])
     print(
         f"\n3. {SWEEP_CASES}-case sweep (Table 1 family, rtol {OUR_RTOL:g}; {len(jax.devices())} host devices; "
-        f"compile {compile_s:.1f} s; {failed} failed): regcontact {1e3 * min(ours):.0f} ms (best of {repeats})"
+        f"compile {compile_s:.1f} s; {failed} failed; lane utilisation {utilisation:.2f}): regcontact "
+        f"{1e3 * min(ours_wall):.0f} ms wall, {1e3 * min(ours_cpu):.0f} ms CPU (best of {repeats})"
     )
-    for peer_rtol, times in peer.items():
-        what = "matched at α = 1e6" if peer_rtol == rtol else "the same rtol, less accurate"
+    for peer_rtol in peer_wall:
+        what = " (matched at α = 1e6 in section 2)" if peer_rtol == rtol else ""
+        wall, cpu = min(peer_wall[peer_rtol]), min(peer_cpu[peer_rtol])
+        peer_errors = np.abs(peer_F[peer_rtol] - reference).max(axis=1)
+        as_accurate = int(np.sum(peer_errors <= our_errors))
         print(
-            f"   CVODE numba in {processes} processes at rtol {peer_rtol:g} ({what}): {1e3 * min(times):.0f} ms: "
-            f"ours faster by {min(times) / min(ours):.2f}x"
+            f"   CVODE numba in {processes} processes at rtol {peer_rtol:g}{what}: {1e3 * wall:.0f} ms wall, "
+            f"{1e3 * cpu:.0f} ms CPU (solves only): ours faster by {cpu / min(ours_cpu):.2f}x in "
+            f"CPU time, {wall / min(ours_wall):.2f}x in wall time; at least as accurate as ours in {as_accurate} of "
+            f"{SWEEP_CASES} cases (error median {np.median(peer_errors):.1e}, ours {np.median(our_errors):.1e})"
         )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--sweep-only", type=float, metavar="RTOL", help="section 3 alone (RTOL: CVODE's matched one)")
     args = parser.parse_args()
     print(f"{machine()}; load average {os.getloadavg()[0]:.2f} at the start")
-    step_cost(args.repeats)
-    rtol = matched(args.repeats).get(1e6, 1e-10)
+    rtol = args.sweep_only
+    if rtol is None:
+        step_cost(args.repeats)
+        rtol = matched(args.repeats).get(1e6, 1e-10)
     sweep_section(rtol, args.repeats)
     print(f"\nload average {os.getloadavg()[0]:.2f} at the end")
 

@@ -580,8 +580,9 @@ def cost_order(cases: Case) -> np.ndarray:
 
 
 def lane_utilisation(num_steps: ArrayLike, chunk: int) -> float:
-    """Useful lane-steps over executed lane-steps of a sweep in chunks of ``chunk`` cases (in the order solved):
-    each chunk runs all its lanes for as many steps as its longest case, the padding of the last one included."""
+    """Useful lane-steps over executed lane-steps of cases solved ``chunk`` lanes at a time, in the order solved
+    (a sharded chunk: its share on one device): each vmapped loop runs all its lanes for as many steps as its
+    longest case, the padding of the last one included."""
     steps = np.asarray(num_steps)
     executed = sum(chunk * int(steps[first : first + chunk].max()) for first in range(0, steps.size, chunk))
     return float(steps.sum() / executed) if executed else 1.0

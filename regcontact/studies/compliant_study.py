@@ -89,7 +89,7 @@ def run(
         None if checkpoints is None else checkpoints.save,
         announce_above,
     )
-    utilisation = lane_utilisation(runs.num_steps, chunk)
+    utilisation = lane_utilisation(runs.num_steps, max(1, chunk // len(devices)))  # each device runs its share
     runs = jtu.tree_map(lambda leaf: np.asarray(leaf)[np.argsort(order)], runs)
     rows, partial = case_rows(sweep, batch, runs, references, limits)
     document = convergence(sweep, batch, runs, references, limits)
