@@ -34,6 +34,8 @@ import jax.numpy as jnp
 import jax.scipy.linalg as jsl
 from jaxtyping import Array, Float
 
+from regcontact.compliant.solvers._fused_products import matvec, stage_mix, stagewise
+
 __all__ = ["second_order_filter", "second_order_newton_step"]
 
 
@@ -64,11 +66,11 @@ def second_order_newton_step(
     hJ_qv, hK, hC = hJ[:, q, v], hJ[:, v, q], hJ[:, v, v]
     hJ_P = hJ[:, 2 * n :, :]
 
-    defect_q = A @ hF[:, q] - Z[:, q]
-    residual_v = A_inv @ Z[:, v] - hF[:, v]
-    rhs = -residual_v + jnp.einsum("iab,ib->ia", hK, defect_q)
+    defect_q = stage_mix(A, hF[:, q]) - Z[:, q]
+    residual_v = stage_mix(A_inv, Z[:, v]) - hF[:, v]
+    rhs = -residual_v + stagewise(hK, defect_q)
     # block (i, j) = A⁻¹_ij I − δ_ij hC_i − A_ij hK_i hJ_qv,j
-    coupling = jnp.einsum("iab,jbc->ijac", hK, hJ_qv)
+    coupling = (hK[:, None, :, :, None] * hJ_qv[None, :, None, :, :]).sum(axis=3)  # hK_i hJ_qv,j
     blocks = (
         A_inv[:, :, None, None] * eye[None, None]
         - jnp.eye(3, dtype=dtype)[:, :, None, None] * hC[:, None, :, :]
@@ -76,9 +78,9 @@ def second_order_newton_step(
     )
     matrix = blocks.transpose(0, 2, 1, 3).reshape(3 * n, 3 * n)
     dZ_v = jnp.linalg.solve(matrix, rhs.reshape(-1)).reshape(3, n)
-    dZ_q = defect_q + A @ jnp.einsum("iab,ib->ia", hJ_qv, dZ_v)
+    dZ_q = defect_q + stage_mix(A, stagewise(hJ_qv, dZ_v))
     dZ_qv = jnp.concatenate([dZ_q, dZ_v], axis=1)
-    Z_P = A @ (hF[:, 2 * n :] + jnp.einsum("iab,ib->ia", hJ_P, dZ_qv))
+    Z_P = stage_mix(A, hF[:, 2 * n :] + stagewise(hJ_P, dZ_qv))
     dZ = jnp.concatenate([dZ_qv, Z_P - Z[:, 2 * n :]], axis=1)
     return dZ, hJ[-1]
 
@@ -88,7 +90,8 @@ def second_order_filter(hJ: Float[Array, "N 2n"], gamma: float, r: Float[Array, 
     q, v = slice(0, n), slice(n, 2 * n)
     hJ_qv, hK, hC = hJ[q, v], hJ[v, q], hJ[v, v]
     eye = jnp.eye(n, dtype=r.dtype)
-    x_v = jsl.lu_solve(jsl.lu_factor(gamma * eye - hC - hK @ hJ_qv / gamma), r[v] + hK @ r[q] / gamma)
-    x_q = (r[q] + hJ_qv @ x_v) / gamma
-    x_P = (r[2 * n :] + hJ[2 * n :] @ jnp.concatenate([x_q, x_v])) / gamma
+    product = (hK[:, :, None] * hJ_qv[None, :, :]).sum(axis=1)  # hK hJ_qv
+    x_v = jsl.lu_solve(jsl.lu_factor(gamma * eye - hC - product / gamma), r[v] + matvec(hK, r[q]) / gamma)
+    x_q = (r[q] + matvec(hJ_qv, x_v)) / gamma
+    x_P = (r[2 * n :] + matvec(hJ[2 * n :], jnp.concatenate([x_q, x_v]))) / gamma
     return jnp.concatenate([x_q, x_v, x_P])

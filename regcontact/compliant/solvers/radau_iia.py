@@ -49,6 +49,7 @@ import optimistix as optx
 from jax.flatten_util import ravel_pytree
 from jaxtyping import Array, ArrayLike, Bool, Float, PyTree
 
+from regcontact.compliant.solvers._fused_products import stage_mix
 from regcontact.compliant.solvers._second_order_newton import second_order_filter, second_order_newton_step
 from regcontact.compliant.solvers.polynomial_interpolation import PolynomialInterpolation
 
@@ -262,7 +263,7 @@ class RadauIIA5(diffrax.AbstractImplicitSolver, diffrax.AbstractAdaptiveSolver):
         # Predict the stages by extending the previous step's collocation polynomial (zero after a jump).
         s = 1.0 + jnp.asarray(tab.c, dtype) * h / solver_state.step
         powers = jnp.stack([s - 1.0, s**2 - 1.0, s**3 - 1.0], axis=1)
-        Z_start = jnp.where(made_jump, 0.0, powers @ solver_state.coeffs)
+        Z_start = jnp.where(made_jump, 0.0, stage_mix(powers, solver_state.coeffs))
 
         second_order = self.second_order and self.newton == "semismooth"
         n_q = jax.tree_util.tree_leaves(y0)[0].size if second_order else n
@@ -311,7 +312,7 @@ class RadauIIA5(diffrax.AbstractImplicitSolver, diffrax.AbstractAdaptiveSolver):
 
         # Filtered estimate, Jacobian at t1: err = (γ I − hJ)⁻¹ (h f(y0) + Σ e_i z_i).
         y1_flat = y0_flat + Z[-1]
-        raw_error = h_f(t0, y0_flat) + jnp.asarray(tab.error_weights, dtype) @ Z
+        raw_error = h_f(t0, y0_flat) + (jnp.asarray(tab.error_weights, dtype)[:, None] * Z).sum(axis=0)
         if second_order:
             error = second_order_filter(hJ_end, tab.gamma, raw_error, n_q)
         else:
@@ -319,7 +320,7 @@ class RadauIIA5(diffrax.AbstractImplicitSolver, diffrax.AbstractAdaptiveSolver):
         if self.radau5_tolerances:
             error = error * _radau5_error_scale(rtol)
 
-        coeffs = jnp.asarray(tab.dense, dtype) @ Z
+        coeffs = stage_mix(jnp.asarray(tab.dense, dtype), Z)
         error = jnp.where(converged, error, jnp.inf)
         y1_flat = jnp.where(converged, y1_flat, y0_flat)
         result = diffrax.RESULTS.where(converged, diffrax.RESULTS.successful, diffrax.RESULTS.nonlinear_divergence)
