@@ -113,8 +113,9 @@ class SpatialRigidSlip(eqx.Module):
     """Rigid slip of one spatial contact sampled uniformly in ``s`` (samples after the end are ``nan``), and its end.
 
     ``normal_impulse`` is ``∫λ_N dt = −∫b ds`` from the start. At the end: ``end`` (the state), ``end_s``,
-    ``end_normal_impulse``, ``end_free_normal_acceleration`` (``b``), ``end_phi`` and ``end_painleve_rate``,
-    ``dp/ds`` there: at a crossing, negative and away from zero when it is transversal.
+    ``end_normal_impulse``, ``end_tangential_impulse`` (``∫λ_T dt = μ ∫b ê ds``), ``end_free_normal_acceleration``
+    (``b``), ``end_phi`` and ``end_painleve_rate``, ``dp/ds`` there: at a crossing, negative and away from zero
+    when it is transversal.
     """
 
     s: Float[Array, " saves"]
@@ -129,6 +130,7 @@ class SpatialRigidSlip(eqx.Module):
     end: SlipState
     end_s: Float[Array, ""]
     end_normal_impulse: Float[Array, ""]
+    end_tangential_impulse: Float[Array, "2"]
     end_free_normal_acceleration: Float[Array, ""]
     end_phi: Float[Array, ""]
     end_painleve_rate: Float[Array, ""]
@@ -149,7 +151,8 @@ def spatial_rigid_slip(
 ) -> SpatialRigidSlip:
     """Rigid slip from ``(q0, v0)`` (default: the system's initial state; in contact, ``ġ_n = 0``, ``u ≠ 0``,
     ``p > 0 > b``), integrated in ``s`` (Tsit5) until ``p`` falls through 0, ``b`` rises through 0, the slip stops
-    or ``s_max``; each end is located by bisection on the step (:data:`SPATIAL_SLIP_OUTCOMES`). jit- and vmap-able."""
+    or ``s_max``; each end is located by bisection on the step (:data:`SPATIAL_SLIP_OUTCOMES`); ``saves`` samples
+    from the start to the end. jit- and vmap-able."""
     _one_contact(system)
     if q0 is None or v0 is None:
         q0, v0 = system.initial_state()
@@ -158,9 +161,12 @@ def spatial_rigid_slip(
     speed0 = jnp.linalg.norm(system.jacobians(state0[0])[0, 1:] @ state0[1])
 
     def field(s, augmented, args):
-        state, _ = augmented
-        normal_impulse_rate = -spatial_slip_problem(system, *state).free_normal_acceleration  # λ_N dt = −b ds
-        return spatial_rescaled_slip_field(system, state), normal_impulse_rate
+        state, _, _ = augmented
+        problem = spatial_slip_problem(system, *state)
+        b = problem.free_normal_acceleration
+        direction = jnp.stack([jnp.cos(problem.phi), jnp.sin(problem.phi)])
+        # λ_N dt = −b ds, λ_T dt = −μ ê λ_N dt
+        return spatial_rescaled_slip_field(system, state), -b, system.friction_coefficients[0] * b * direction
 
     def crossing(t, y, args, **kwargs):
         return -_painleve(system, y[0])
@@ -177,21 +183,26 @@ def spatial_rigid_slip(
         root_finder=CrossingBisection(),  # type: ignore[call-arg]  # equinox defaults mypy does not see
         direction=(True, True, True),
     )
-    ts = jnp.linspace(0.0, s_max, saves)
-    solution = diffrax.diffeqsolve(
-        diffrax.ODETerm(field),
-        diffrax.Tsit5(),
-        t0=0.0,
-        t1=s_max,
-        dt0=1e-3,
-        y0=(state0, jnp.zeros(())),
-        saveat=diffrax.SaveAt(subs=[diffrax.SubSaveAt(ts=ts), diffrax.SubSaveAt(t1=True)]),
-        stepsize_controller=diffrax.PIDController(rtol=rtol, atol=rtol * 1e-3),
-        event=event,
-        max_steps=100_000,
-        throw=False,
-    )
-    (samples, impulse), (last, last_impulse) = solution.ys
+
+    def integrate(ts):
+        return diffrax.diffeqsolve(
+            diffrax.ODETerm(field),
+            diffrax.Tsit5(),
+            t0=0.0,
+            t1=s_max,
+            dt0=1e-3,
+            y0=(state0, jnp.zeros(()), jnp.zeros(2)),
+            saveat=diffrax.SaveAt(subs=[diffrax.SubSaveAt(ts=ts), diffrax.SubSaveAt(t1=True)]),
+            stepsize_controller=diffrax.PIDController(rtol=rtol, atol=rtol * 1e-3),
+            event=event,
+            max_steps=100_000,
+            throw=False,
+        )
+
+    # where it ends first (its s-scale is 1/p, unknown before), then samples uniform in s up to there
+    ts = jnp.linspace(0.0, integrate(jnp.zeros(1)).ts[1][-1], saves)
+    solution = integrate(ts)
+    (samples, impulse, _), (last, last_impulse, last_tangential) = solution.ys
     q, v, t = samples
     end = jax.tree_util.tree_map(lambda x: x[-1], last)
     masks = solution.event_mask if solution.event_mask is not None else (False, False, False)
@@ -214,6 +225,7 @@ def spatial_rigid_slip(
         end=end,
         end_s=solution.ts[1][-1],
         end_normal_impulse=last_impulse[-1],
+        end_tangential_impulse=last_tangential[-1],
         end_free_normal_acceleration=end_problem.free_normal_acceleration,
         end_phi=end_problem.phi,
         end_painleve_rate=rate,
