@@ -138,15 +138,8 @@ def draw_fig17(out_dir: Path) -> list[Path]:
             for values in zip(*(np.asarray(c) for c in columns), np.asarray(slips.normal_impulse[k])):
                 if np.isfinite(values[0]):
                     writer.writerow([*head, "sample", *(f"{a:.8g}" for a in values[:6]), "", f"{values[6]:.8g}"])
-            end = (
-                slips.end[2][k],
-                end_relative[k],
-                end_q[k, 3],
-                end_speed[k],
-                0.0,
-                slips.end_free_normal_acceleration[k],
-            )
-            end += (slips.end_painleve_rate[k], slips.end_normal_impulse[k])
+            end = [slips.end[2][k], end_relative[k], end_q[k, 3], end_speed[k], 0.0]
+            end += [slips.end_free_normal_acceleration[k], slips.end_painleve_rate[k], slips.end_normal_impulse[k]]
             writer.writerow([*head, SPATIAL_SLIP_OUTCOMES[int(slips.outcome[k])], *(f"{float(a):.8g}" for a in end)])
     return [png, data]
 

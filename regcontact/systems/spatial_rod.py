@@ -51,7 +51,8 @@ class SpatialRod(AbstractSpatialSystem):
         theta0: ``θ₀`` in ``(0, π/2)``.
         psi0: ``ψ₀``.
         slip0: the slip ``u₀ = (u₁, u₂)`` of the contact end.
-        theta_rate0, psi_rate0: ``θ̇₀, ψ̇₀``.
+        theta_rate0: ``θ̇₀``.
+        psi_rate0: ``ψ̇₀``.
 
     Examples:
         >>> import regcontact as rc
