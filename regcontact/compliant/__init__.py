@@ -45,6 +45,17 @@ from regcontact.compliant.simulate import (
     sweep as sweep,
     trajectory as trajectory,
 )
+from regcontact.compliant.spatial_dynamics import (
+    SpatialCompliantState as SpatialCompliantState,
+    SpatialCompliantSystem as SpatialCompliantSystem,
+    spatial_contact_forces as spatial_contact_forces,
+    spatial_vector_field as spatial_vector_field,
+)
+from regcontact.compliant.spatial_simulate import (
+    SpatialRun as SpatialRun,
+    spatial_run as spatial_run,
+    spatial_slipping_state as spatial_slipping_state,
+)
 from regcontact.compliant.switches import (
     RESTART_SURFACES as RESTART_SURFACES,
 )

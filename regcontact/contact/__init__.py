@@ -6,6 +6,9 @@ from regcontact.contact.contact_model import (
     law_exponents as law_exponents,
     scale_parameters as scale_parameters,
 )
+from regcontact.contact.friction_disk import (
+    friction_disk as friction_disk,
+)
 from regcontact.contact.friction_laws import (
     FRICTION_LAWS as FRICTION_LAWS,
     AbstractFrictionLaw as AbstractFrictionLaw,

@@ -33,6 +33,7 @@ FIGURE_MODULES: tuple[str, ...] = (
     "regcontact.figures.reverse_chatter",
     "regcontact.figures.dynamic_jam",
     "regcontact.figures.beyond_jam",
+    "regcontact.figures.spatial_rod",
 )
 
 

@@ -22,7 +22,9 @@ Slip into the Painlevé region (Sec. 5.1, ``docs/dynamic_jam.md``): :func:`g_spo
 :func:`jam_case` classify them (Fig. 13, cases G1 and G2), :func:`rigid_slip` follows rigid slip through the
 singular time ``dt = p ds`` until it jams, and :func:`search_jamming_rod` finds Painlevé rods that jam;
 :func:`pass_jam` runs the compliant model through a jam and :func:`classify_passage` says what followed it, against
-the rigid :func:`stick_jump`.
+the rigid :func:`stick_jump`. One spatial contact (Sec. 7, ``docs/spatial_contact.md``): :func:`spatial_slip_problem`
+poses the slip problem with the direction-dependent ``p(ϕ)``, and :func:`spatial_rigid_slip` follows the slip to
+its transversal crossing of ``p = 0``.
 
 Each returns *all* its solutions (:class:`ContactSolutions`) with a mode per contact (``F``, ``T``, ``S+``,
 ``S-``) and the continua of statically indeterminate contact sets; one contact is ``k = 1``
@@ -140,6 +142,14 @@ from regcontact.rigid.solutions import (
     ContactLabel as ContactLabel,
     ContactSolution as ContactSolution,
     ContactSolutions as ContactSolutions,
+)
+from regcontact.rigid.spatial_slip import (
+    SPATIAL_SLIP_OUTCOMES as SPATIAL_SLIP_OUTCOMES,
+    SpatialRigidSlip as SpatialRigidSlip,
+    SpatialSlipProblem as SpatialSlipProblem,
+    spatial_rescaled_slip_field as spatial_rescaled_slip_field,
+    spatial_rigid_slip as spatial_rigid_slip,
+    spatial_slip_problem as spatial_slip_problem,
 )
 from regcontact.rigid.state import (
     ContactState as ContactState,

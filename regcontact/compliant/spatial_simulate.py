@@ -1,0 +1,134 @@
+"""Integrate the compliant model of a spatial system (:mod:`regcontact.compliant.spatial_dynamics`) with the
+implicit RadauIIA5 solver, as the planar solve does: one run from a state to a time limit or to lift-off (the
+smallest gap rising through the round-off resolution ``ε_g``, :mod:`regcontact.compliant.resolution`), sampled at
+given times. jit- and vmap-able over α and the system.
+
+:func:`spatial_slipping_state` starts a slipping one-contact body on the load of its rigid slip: pressed in along
+``M⁻¹W_nᵀ`` (the displacement of least kinetic metric, as for planar bodies) to the depth at which the normal law
+carries ``λ_N = −b/p(ϕ)``, so that the run follows the slip instead of falling in and ringing.
+"""
+
+from __future__ import annotations
+
+import diffrax
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+from jaxtyping import Array, ArrayLike, Bool, Float
+
+from regcontact.compliant.resolution import GAP_ROUNDOFF_ULPS
+from regcontact.compliant.solvers import CrossingBisection, RadauIIA5
+from regcontact.compliant.spatial_dynamics import SpatialCompliantState, SpatialCompliantSystem, spatial_vector_field
+from regcontact.contact.contact_model import ContactModel
+from regcontact.contact.normal_laws import AbstractNormalLaw
+from regcontact.systems.spatial_system import AbstractSpatialSystem, spatial_contact_space_form
+
+__all__ = ["SpatialRun", "spatial_run", "spatial_slipping_state"]
+
+_EPS = float(jnp.finfo(jnp.float64).eps)
+
+
+class SpatialRun(eqx.Module):
+    """One compliant run: the states at the requested times (``inf`` after the end), where it ended, whether the
+    contact opened there (``lifted``), whether the solver succeeded (``ok``) and its step counts."""
+
+    samples: SpatialCompliantState
+    t_end: Float[Array, ""]
+    state_end: SpatialCompliantState
+    lifted: Bool[Array, ""]
+    ok: Bool[Array, ""]
+    num_steps: Float[Array, ""]
+
+
+def spatial_run(
+    system: AbstractSpatialSystem,
+    contact: ContactModel,
+    alpha: Float[ArrayLike, ""],
+    state0: SpatialCompliantState,
+    t_max: Float[ArrayLike, ""],
+    ts: Float[Array, " m"],
+    rtol: float = 1e-8,
+    atol: float = 1e-10,
+    max_steps: int = 200_000,
+    stop_at_lift_off: bool = True,
+) -> SpatialRun:
+    """Integrate from ``(0, state0)`` until the contact opens (if ``stop_at_lift_off``) or ``t_max``; the states at
+    ``ts`` and at the end."""
+    normal, friction = contact.at_stiffness(jnp.asarray(alpha, dtype=float))
+    args = SpatialCompliantSystem(system=system, normal=normal, friction=friction)
+    threshold = GAP_ROUNDOFF_ULPS * _EPS * system.length_scale
+
+    def opened(t, y, args, **kwargs):
+        return jnp.min(args.system.gaps(y.q)[:, 0]) - threshold
+
+    event = (
+        diffrax.Event(
+            cond_fn=opened,
+            root_finder=CrossingBisection(),  # type: ignore[call-arg]  # equinox defaults mypy does not see
+            direction=True,
+        )
+        if stop_at_lift_off
+        else None
+    )
+    solution = diffrax.diffeqsolve(
+        diffrax.ODETerm(spatial_vector_field),
+        RadauIIA5(),
+        t0=0.0,
+        t1=t_max,
+        dt0=None,
+        y0=state0,
+        args=args,
+        saveat=diffrax.SaveAt(subs=[diffrax.SubSaveAt(ts=ts), diffrax.SubSaveAt(t1=True)]),
+        stepsize_controller=diffrax.PIDController(rtol=rtol, atol=atol),
+        event=event,
+        max_steps=max_steps,
+        throw=False,
+    )
+    samples, last = solution.ys
+    ok = (solution.result == diffrax.RESULTS.successful) | (solution.result == diffrax.RESULTS.event_occurred)
+    return SpatialRun(
+        samples=samples,
+        t_end=solution.ts[1][-1],
+        state_end=jax.tree_util.tree_map(lambda x: x[-1], last),
+        lifted=jnp.asarray(solution.event_mask) if stop_at_lift_off else jnp.asarray(False),
+        ok=ok,
+        num_steps=solution.stats["num_steps"],
+    )
+
+
+#: Newton iterations on the gap, and bisection steps on ``log δ`` from 1e-30 to 1 (to round-off).
+_NEWTON, _BISECTIONS = 4, 200
+
+
+def _pressed(system: AbstractSpatialSystem, q0: Float[Array, " n"], depth: Float[Array, ""]) -> Float[Array, " n"]:
+    """``q0`` moved along ``M⁻¹W_nᵀ`` until the one contact's gap is ``−depth``."""
+
+    def newton(q, _):
+        row = system.jacobians(q)[0, 0]
+        direction = system.mass_solve(q, row)
+        return q + direction * (-depth - system.gaps(q)[0, 0]) / (row @ direction), None
+
+    return jax.lax.scan(newton, q0, None, length=_NEWTON)[0]
+
+
+def spatial_slipping_state(system: AbstractSpatialSystem, normal: AbstractNormalLaw) -> SpatialCompliantState:
+    """The initial state of a one-contact spatial system pressed in to carry its rigid slip's ``−b/p(ϕ)`` with
+    ``normal`` (already at its α); the velocities are kept."""
+    q0, v0 = system.initial_state()
+    form = spatial_contact_space_form(system, q0, v0)
+    slip = system.jacobians(q0)[0, 1:] @ v0
+    force = -form.b / form.painleve(system.friction_coefficients[0], jnp.arctan2(slip[1], slip[0]))
+
+    def carried(log_depth):
+        q = _pressed(system, q0, jnp.exp(log_depth))
+        return normal(system.gaps(q)[0, 0], system.jacobians(q)[0, 0] @ v0)
+
+    def bisect(_, bracket):
+        low, high = bracket
+        middle = 0.5 * (low + high)
+        above = carried(middle) > force
+        return jnp.where(above, low, middle), jnp.where(above, middle, high)
+
+    low, high = jax.lax.fori_loop(0, _BISECTIONS, bisect, (jnp.log(1e-30), jnp.zeros(())))
+    q = _pressed(system, q0, jnp.exp(0.5 * (low + high)))
+    return SpatialCompliantState(q=q, v=v0, impulses=jnp.zeros((system.NUM_CONTACTS, 3)))
