@@ -33,6 +33,7 @@ from jaxtyping import Array, ArrayLike, Bool, Float, Int
 
 from regcontact._argument_checks import NONNEGATIVE, POSITIVE, UNIT_INTERVAL, check_argument
 from regcontact._readable_repr import readable_repr
+from regcontact.compliant._exported_sweeps import exported_or_traced
 from regcontact.compliant.devices import automatic_chunk_size, sweep_devices
 from regcontact.compliant.dynamics import CompliantState, CompliantSystem, initial_state, vector_field
 from regcontact.compliant.initial_penetration import penetrated_initial_state
@@ -510,22 +511,36 @@ def _compiled_batch_solve(batch: Case, settings: SolveSettings, devices: tuple[j
             )
         )
         sharding = _cases_sharding(devices)
+        if len(devices) == 1:
+            mapped = solve_batch
+        else:
+            # Lanes never talk to each other, so shard_map's check of varying values has nothing to check (and
+            # diffrax's loop carries start as unvarying constants, which it would reject).
+            mapped = jax.shard_map(
+                solve_batch, mesh=sharding.mesh, in_specs=sharding.spec, out_specs=sharding.spec, check_vma=False
+            )
+        kept = exported_or_traced(mapped, batch, sharding, _run_structure(), (settings, devices), type(batch.system))
+        if kept is not None:
+            _COMPILED[key] = kept
+            return kept
         shapes = jtu.tree_map(lambda leaf: jax.ShapeDtypeStruct(leaf.shape, leaf.dtype), batch)
         partitioned = jax.jit(solve_batch, in_shardings=sharding, out_shardings=sharding)
         if len(devices) == 1:
             lowered = partitioned.lower(shapes)
         else:
-            # Lanes never talk to each other, so shard_map's check of varying values has nothing to check (and
-            # diffrax's loop carries start as unvarying constants, which it would reject).
-            per_device = jax.shard_map(
-                solve_batch, mesh=sharding.mesh, in_specs=sharding.spec, out_specs=sharding.spec, check_vma=False
-            )
             try:
-                lowered = jax.jit(per_device, in_shardings=sharding, out_shardings=sharding).lower(shapes)
+                lowered = jax.jit(mapped, in_shardings=sharding, out_shardings=sharding).lower(shapes)
             except ValueError:
                 lowered = partitioned.lower(shapes)
         _COMPILED[key] = lowered.compile()
     return _COMPILED[key]
+
+
+def _run_structure() -> CompliantRun:
+    """A :class:`CompliantRun` of placeholders: its pytree structure rebuilds a kept sweep's flat outputs."""
+    zero = jnp.zeros(())
+    state = CompliantState(q=zero, v=zero, impulses=zero)
+    return CompliantRun(zero, state, zero, zero, zero, zero, zero, zero, zero)
 
 
 def batch_agreement(

@@ -37,3 +37,44 @@ def test_compiled_code_lands_in_the_folder(monkeypatch, tmp_path, restore_cache_
     assert folder == tmp_path / "cache"
     jax.jit(lambda x: jnp.sin(x) * 3.0 + 1.25)(jnp.arange(7.0)).block_until_ready()
     assert any(folder.iterdir())
+
+
+def test_a_rerun_reads_the_traced_sweep_back(monkeypatch, tmp_path, restore_cache_config):
+    """With a compilation cache the traced sweep is kept beside it; a later sweep of the same computation (here:
+    after forgetting every compiled sweep, as a new process does) reads it back without tracing, with the same
+    results. Another computation (other events) is kept apart."""
+    import numpy as np
+
+    from regcontact.compliant import _exported_sweeps, simulate
+    from regcontact.compliant.alpha_sweep import alpha_sweep
+    from regcontact.compliant.simulate import SolveSettings
+    from regcontact.contact.contact_model import ContactModel
+    from regcontact.systems.rod import PainleveRod
+
+    monkeypatch.setenv(CACHE_ENVIRONMENT_VARIABLE, str(tmp_path / "cache"))
+    folder = use_compilation_cache() / _exported_sweeps.FOLDER_NAME
+
+    def run(settings):
+        return alpha_sweep(PainleveRod(), ContactModel(), [1e3, 1e5], t_max=0.05, settings=settings)[0]
+
+    settings = SolveSettings(events=("contact_open",))
+    monkeypatch.setattr(simulate, "_COMPILED", {})
+    first = run(settings)
+    kept = sorted(folder.iterdir())
+    assert len(kept) == 1
+
+    def no_tracing(*args, **kwargs):
+        raise AssertionError("traced again")
+
+    export = jax.export.export
+    monkeypatch.setattr(simulate, "_COMPILED", {})
+    monkeypatch.setattr(jax.export, "export", no_tracing)
+    again = run(settings)
+    np.testing.assert_array_equal(np.asarray(again.force_integrals), np.asarray(first.force_integrals))
+    np.testing.assert_array_equal(np.asarray(again.num_steps), np.asarray(first.num_steps))
+    assert sorted(folder.iterdir()) == kept
+
+    monkeypatch.setattr(jax.export, "export", export)
+    monkeypatch.setattr(simulate, "_COMPILED", {})
+    run(SolveSettings(events=()))
+    assert len(list(folder.iterdir())) == 2
