@@ -34,10 +34,10 @@ from scipy.integrate import solve_ivp
 import regcontact
 from benchmarks.cvode_rod import cvode_solve
 from benchmarks.scipy_rod import ScipyRod
-from benchmarks.work_precision import error_of, machine, print_table
+from benchmarks.work_precision import atol_of, error_of, machine, print_table, table1_solve
 from regcontact.compliant import simulate
 from regcontact.compliant.dynamics import initial_state
-from regcontact.compliant.simulate import Controls, SolveSettings, solve
+from regcontact.compliant.simulate import SolveSettings
 from regcontact.compliant.solvers import RadauIIA5
 from regcontact.compliant.termination import contact_time
 from regcontact.contact.contact_model import ContactModel
@@ -54,22 +54,13 @@ SWEEP_PEER_RTOLS = [1e-10, 1e-11, 1e-12, 1e-13]  # CVODE's, with how many cases 
 simulate.IMPLICIT_SOLVERS["RadauIIA5_full_newton"] = RadauIIA5
 
 
-def atol_of(rtol: float) -> float:
-    return rtol * 1e-2
-
-
 def our_solve(solver: str):
-    rod, contact = PainleveRod(), ContactModel()
-    settings = SolveSettings(solver=solver, events=("contact_open",))
-
-    @eqx.filter_jit
-    def run(alpha, rtol):
-        controls = Controls(rtol=rtol, atol=rtol * 1e-2, t_max=contact_time(rod, alpha))
-        return solve(rod, contact, alpha, controls, settings)
+    """A timed single solve of the Table 1 rod with ``solver`` (``work_precision.table1_solve``, compiled once)."""
+    run = table1_solve(solver)
 
     def call(alpha: float, rtol: float):
         start, cpu = time.perf_counter(), time.process_time()
-        result = jax.block_until_ready(run(jnp.asarray(alpha), jnp.asarray(rtol)))
+        result = jax.block_until_ready(run(alpha, rtol))
         return dict(
             F=np.asarray(result.force_integrals),
             time=time.perf_counter() - start,
