@@ -247,6 +247,6 @@ def draw(out_dir: Path) -> list[Path]:
         writer.writerow(["alpha", "start_speed", "t", "g_n", "normal_rate", "slip"])
         for (alpha, speed), run in runs.items():
             if alpha == 1e8:
-                for j in range(0, run.times.size, 5):
+                for j in range(0, run.times.size, 10):
                     writer.writerow([alpha, speed, run.times[j], run.gaps[j], run.normal_rates[j], run.slips[j]])
     return [png, bounces, series]
