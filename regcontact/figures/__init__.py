@@ -31,6 +31,8 @@ FIGURE_MODULES: tuple[str, ...] = (
     "regcontact.figures.rigid_trajectories",
     "regcontact.figures.impact_map",
     "regcontact.figures.reverse_chatter",
+    "regcontact.figures.reverse_chatter_event",
+    "regcontact.figures.tumbling_body",
     "regcontact.figures.dynamic_jam",
     "regcontact.figures.beyond_jam",
     "regcontact.figures.spatial_rod",

@@ -52,6 +52,7 @@ from regcontact.rigid.beyond_jam import (
 )
 from regcontact.rigid.chatter import (
     ChatterDirection as ChatterDirection,
+    bounce_directions as bounce_directions,
     chatter_directions as chatter_directions,
 )
 from regcontact.rigid.compliant_limit import (

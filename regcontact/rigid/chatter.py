@@ -29,6 +29,7 @@ __all__ = [
     "ChatterDirection",
     "ChatterSequence",
     "bounce",
+    "bounce_directions",
     "chatter_directions",
     "chatter_sequence",
     "reverse_chatter_possible",
@@ -56,10 +57,47 @@ class ChatterDirection:
     slope: float
 
 
-def _ratio_map(a, b, A, B, C, mu, r, law, rho: float) -> tuple[float, float]:
-    """``(R(ρ), e(ρ))`` from the incoming velocity ``(ρ, −1)``."""
-    u, v = bounce(a, b, A, B, C, mu, rho, -1.0, r, law)
-    return u / (-v), -v
+Impact = Callable[[float, float], tuple[float, float]]
+
+
+def bounce_directions(
+    a: float, b: float, impact: Impact, span: float = 50.0, samples: int = 2001
+) -> list[ChatterDirection]:
+    """Every direction ``ρ*`` in ``[−span, span]`` that the bounce map of the impact law ``impact(u⁻, v⁻) → (u⁺,
+    v⁺)`` (homogeneous of degree one) keeps under the free accelerations ``(a, b)``: ``R(ρ*) = ρ*``, found where
+    ``R(ρ) − ρ`` changes sign on a grid and refined by bisection, with ``e`` and ``R'`` there."""
+    if not b < 0:
+        raise ValueError(f"b = {b}: chatter needs a free normal acceleration towards the contact (b < 0)")
+
+    def ratio_map(rho: float) -> tuple[float, float]:
+        """``(R(ρ), e(ρ))`` from the incoming velocity ``(ρ, −1)``."""
+        u_plus, v_plus = impact(rho, -1.0)
+        return (u_plus - (2.0 * a / b) * v_plus) / v_plus, v_plus
+
+    grid = np.linspace(-span, span, samples)
+    residual = np.array([ratio_map(rho)[0] - rho for rho in grid])
+    found: list[ChatterDirection] = []
+    for i in np.flatnonzero(np.sign(residual[:-1]) * np.sign(residual[1:]) <= 0):
+        low, high = grid[i], grid[i + 1]
+        f_low = residual[i]
+        if f_low == 0.0:
+            high = low
+        for _ in range(60):
+            middle = 0.5 * (low + high)
+            f_mid = ratio_map(middle)[0] - middle
+            if (f_mid > 0) == (f_low > 0) and f_mid != 0.0:
+                low, f_low = middle, f_mid
+            else:
+                high = middle
+        rho = 0.5 * (low + high)
+        image, e = ratio_map(rho)
+        if abs(image - rho) > 1e-6 * max(1.0, abs(rho)):
+            continue  # a jump of R across the grid cell, not a fixed point
+        h = 1e-6 * max(1.0, abs(rho))
+        slope = (ratio_map(rho + h)[0] - ratio_map(rho - h)[0]) / (2 * h)
+        if not found or abs(found[-1].ratio - rho) > 1e-9 * max(1.0, abs(rho)):
+            found.append(ChatterDirection(float(rho), float(e), float(slope)))
+    return found
 
 
 def chatter_directions(
@@ -74,34 +112,14 @@ def chatter_directions(
     span: float = 50.0,
     samples: int = 2001,
 ) -> list[ChatterDirection]:
-    """Every direction ``ρ*`` in ``[−span, span]`` that the bounce map keeps (``R(ρ*) = ρ*``, found where
-    ``R(ρ) − ρ`` changes sign on a grid, refined by bisection), with ``e`` and ``R'`` there."""
-    grid = np.linspace(-span, span, samples)
-    residual = np.array([_ratio_map(a, b, A, B, C, mu, r, law, rho)[0] - rho for rho in grid])
-    found: list[ChatterDirection] = []
-    for i in np.flatnonzero(np.sign(residual[:-1]) * np.sign(residual[1:]) <= 0):
-        low, high = grid[i], grid[i + 1]
-        f_low = residual[i]
-        if f_low == 0.0:
-            high = low
-        for _ in range(60):
-            middle = 0.5 * (low + high)
-            f_mid = _ratio_map(a, b, A, B, C, mu, r, law, middle)[0] - middle
-            if (f_mid > 0) == (f_low > 0) and f_mid != 0.0:
-                low, f_low = middle, f_mid
-            else:
-                high = middle
-        rho = 0.5 * (low + high)
-        image, e = _ratio_map(a, b, A, B, C, mu, r, law, rho)
-        if abs(image - rho) > 1e-6 * max(1.0, abs(rho)):
-            continue  # a jump of R across the grid cell, not a fixed point
-        h = 1e-6 * max(1.0, abs(rho))
-        slope = (
-            _ratio_map(a, b, A, B, C, mu, r, law, rho + h)[0] - _ratio_map(a, b, A, B, C, mu, r, law, rho - h)[0]
-        ) / (2 * h)
-        if not found or abs(found[-1].ratio - rho) > 1e-9 * max(1.0, abs(rho)):
-            found.append(ChatterDirection(float(rho), float(e), float(slope)))
-    return found
+    """:func:`bounce_directions` of the Darboux–Keller impact of the contact-space form ``(A, B, C)``, ``μ`` and
+    restitution ``r`` (``law``)."""
+
+    def impact(u: float, v: float) -> tuple[float, float]:
+        outcome = darboux_keller_map(A, B, C, mu, u, v, r, law)
+        return outcome.u, outcome.v
+
+    return bounce_directions(a, b, impact, span, samples)
 
 
 def reverse_chatter_possible(

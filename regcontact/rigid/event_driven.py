@@ -356,9 +356,38 @@ class _Run:
         return lam.reshape(k, 2), acceleration, (W @ v).reshape(k, 2)
 
     def segment(self, t: float, t_end: float, q: NDArray, v: NDArray, modes: tuple[ContactLabel, ...]):
-        """``solve_ivp`` from ``t`` with fixed ``modes`` until ``t_end`` or the first event."""
+        """``solve_ivp`` from ``t`` with fixed ``modes`` until ``t_end`` or the first event.
+
+        A free contact leaving the ground starts at ``g_n = 0``, itself a root of its impact event: where the first
+        step already reaches its return, the root finder can return the start. Such a segment is integrated again
+        with that contact's event at ``g_n = 1e-13`` of the length scale (an event time changed by that over the
+        speed) and a first step of a tenth of the contact's estimated flight ``2 ġ_n/(−g̈_n)``, so that a step ends
+        while it is up."""
+        lifting: set[int] = set()
+        while True:
+            sol, calls = self._segment(t, t_end, q, v, modes, lifting)
+            started = {
+                i
+                for (kind, i), hit in zip(self.event_names, sol.t_events)
+                if kind == "impact" and hit.size and hit[0] == t and i not in lifting
+            }
+            if not started:
+                return sol, calls
+            lifting |= started
+
+    def _segment(
+        self, t: float, t_end: float, q: NDArray, v: NDArray, modes: tuple[ContactLabel, ...], lifting: set[int]
+    ):
         n = q.shape[0]
         calls = [0]
+        offset = 1e-13 * self.snapshots.length_scale
+        first_step = None
+        if lifting:
+            _, acceleration, rates = self.reactions(t, q, v, modes)
+            W = self.snapshots.arrays(q, v, t)[2]
+            falls = [(rates[i, 0], -(W[2 * i] @ acceleration)) for i in lifting]
+            flights = [2.0 * rate / fall for rate, fall in falls if rate > 0 and fall > 0]
+            first_step = 0.1 * min(flights) if flights else None
 
         def rhs(time, y):
             calls[0] += 1
@@ -367,7 +396,9 @@ class _Run:
         events, self.event_names = [], []
         for i, mode in enumerate(modes):
             if mode == "F":
-                events.append(_event(lambda time, y, i=i: self.snapshots.arrays(y[:n], y[n:], time)[4][i], -1))
+                shift = offset if i in lifting else 0.0
+                gap = lambda time, y, i=i, shift=shift: self.snapshots.arrays(y[:n], y[n:], time)[4][i] - shift  # noqa: E731
+                events.append(_event(gap, -1))
                 self.event_names.append(("impact", i))
                 continue
             events.append(_event(lambda time, y, i=i: self.reactions(time, y[:n], y[n:], modes)[0][i, 0], -1))
@@ -398,6 +429,7 @@ class _Run:
             atol=self.atol,
             events=events,
             dense_output=True,
+            first_step=first_step,
         )
         return sol, calls[0]
 

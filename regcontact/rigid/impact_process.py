@@ -108,6 +108,7 @@ def impact_process(
         raise ValueError("the normal law has no force on the impact scale")
     horizon = first_horizon = 60.0 / min(positive_rates)
     zero = 1e-12 * speed
+    w0 = np.where(np.abs(w0) <= zero, 0.0, w0)  # a contact at rest to round-off neither approaches nor slips
     run = _Process(G, mu_, normal_force, friction, tangential_damping)
     # state: gaps (k), contact velocities (2k, v_n and u_t interleaved), impulses (2k)
     start = np.zeros(k) if start_gaps is None else np.asarray(start_gaps, dtype=float).reshape(k)
@@ -182,13 +183,16 @@ class _Process:
         return self.coulomb(lam_n, modes)
 
     def coulomb(self, lam_n: NDArray, modes: tuple[SlipMode, ...]) -> NDArray:
-        """Slipping contacts on the cone edge against their slip, sticking ones holding ``u̇ = 0``."""
+        """Slipping contacts on the cone edge against their slip, sticking ones holding ``u̇ = 0``; a sticking
+        contact without normal force (its cone is a point) holds no force and sticks only where the others hold it
+        (its slip rigidly coupled to theirs, as two legs of one body at one height)."""
         lam_t = np.array([0.0 if m == "T" else (-1.0 if m == "S+" else 1.0) for m in modes]) * self.mu * lam_n
         stick = np.array([m == "T" for m in modes])
-        if stick.any():
+        carrying = stick & (lam_n > 0)
+        if carrying.any():
             rest = self.G_tn[stick] @ lam_n + self.G_tt[np.ix_(stick, ~stick)] @ lam_t[~stick]
             # least squares: rigidly coupled contacts (a rod flat on two ends) share the force by minimum norm
-            lam_t[stick] = -np.linalg.lstsq(self.G_tt[np.ix_(stick, stick)], rest, rcond=None)[0]
+            lam_t[carrying] = -np.linalg.lstsq(self.G_tt[np.ix_(stick, carrying)], rest, rcond=None)[0]
         return lam_t
 
     def field(self, y: NDArray, modes: tuple[SlipMode, ...]) -> NDArray:
@@ -216,7 +220,10 @@ class _Process:
             candidate = tuple(modes)
             lam_t = self.coulomb(lam_n, candidate)  # type: ignore[arg-type]
             rate = self.G_tt @ lam_t + self.G_tn @ lam_n
-            if all(_admissible(m, lam_t[i], rate[i], self.mu[i] * lam_n[i], scale) for i, m in zip(free, choice)):
+            stuck = all(abs(rate[i]) <= 1e-9 * scale for i, m in enumerate(candidate) if m == "T")
+            if stuck and all(
+                _admissible(m, lam_t[i], rate[i], self.mu[i] * lam_n[i], scale) for i, m in zip(free, choice)
+            ):
                 return candidate  # type: ignore[return-value]
         raise RuntimeError("no Coulomb mode at zero slip (the tangential Delassus block is not positive definite?)")
 
