@@ -178,7 +178,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
             }
         )
     entry = _reference_entry(system, found)
-    orders = {}
+    orders: dict[str, dict[str, Any] | None] = {}
     for column in FITTED:
         values = np.array([row[column] for row in rows])
         fit = fit_order(alpha, values) if np.all(values > 0) else None
@@ -197,15 +197,15 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
         _outcomes_line(alpha, outcomes),
     ]
     for column, label in zip(FITTED, ("impulse − IWC's", "velocities − IWC's v⁺", "bounce height")):
-        fit = orders[column]
+        order = orders[column]
         last = rows[-1][column]
-        if fit is None:
+        if order is None:
             summary.append(f"{label}: {last:.3g} at α = {alpha[-1]:g}; no order (fewer than two positive values)")
             continue
-        trend = "falls" if fit["order"] >= MIN_ORDER else "does not fall"
+        trend = "falls" if order["order"] >= MIN_ORDER else "does not fall"
         summary.append(
-            f"{label}: {last:.3g} at α = {alpha[-1]:g}, {trend} at order {fit['order']:.2f} in α "
-            f"(fitted over {fit['alpha_range'][0]:g} … {fit['alpha_range'][1]:g})"
+            f"{label}: {last:.3g} at α = {alpha[-1]:g}, {trend} at order {order['order']:.2f} in α "
+            f"(fitted over {order['alpha_range'][0]:g} … {order['alpha_range'][1]:g})"
         )
     summary.append(
         f"slip at t* + window: ({rows[-1]['end_slip_x1']:.5g}, {rows[-1]['end_slip_x2']:.5g}) at α = {alpha[-1]:g}, "
