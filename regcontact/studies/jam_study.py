@@ -108,6 +108,12 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
 
 def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
     del overridden
+    for key, values in (
+        ("rods.cases", config["rods"]["cases"]),
+        ("compliant.normal_laws", config["compliant"]["normal_laws"]),
+    ):
+        if len(set(values)) != len(values):
+            raise cfg.ConfigError(key, values, "each name at most once")
     if "system" in config["rods"]["cases"]:
         _system_reference(config["system"])
     return []
@@ -139,16 +145,9 @@ def verdict(alpha: np.ndarray, outcomes: list[str], distance: np.ndarray | None)
     settled = 1
     while settled < len(outcomes) and outcomes[-settled - 1] == outcomes[-1]:
         settled += 1
-    found: dict[str, Any] = {"outcome": outcomes[-1], "settled_from_alpha": float(alpha[-settled])}
     if settled < MIN_TAIL_POINTS:
-        return {
-            **found,
-            "outcome": None,
-            "settled_from_alpha": None,
-            "order": None,
-            "local_orders": None,
-            "converges": False,
-        }
+        return {"outcome": None, "settled_from_alpha": None, "order": None, "local_orders": None, "converges": False}
+    found: dict[str, Any] = {"outcome": outcomes[-1], "settled_from_alpha": float(alpha[-settled])}
     fit = None
     if distance is not None and np.all(distance[-settled:] > 0):
         fit = fit_order(alpha[-settled:], distance[-settled:])

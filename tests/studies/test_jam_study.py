@@ -53,6 +53,7 @@ def test_an_outcome_that_changes_with_alpha_does_not_converge():
         (["compliant.alpha=[1e6, 1e4]"], "compliant.alpha", "increasing"),
         (['compliant.normal_laws=["hertz"]'], "compliant.normal_laws", "spring_damper"),
         (["rods.cases=[]"], "rods.cases", "non-empty"),
+        (['rods.cases=["G1", "G1"]'], "rods.cases", "at most once"),
         (['rods.cases=["G3"]'], "rods.cases", "'G1'"),
         (["system.mu=2"], "rods.cases", "'system'"),
         (['system.kind="spatial_rod"', 'rods.cases=["system"]'], "system.kind", "'painleve_rod'"),
