@@ -101,6 +101,38 @@ _EXACT: dict[str, tuple[str, str]] = {
     "touchdown_time_error": ("time", "largest difference of the first touch-down times from the rigid impact times"),
     "slip_at_zeno": ("length/time", "the compliant run's slip velocity at the rigid Zeno time"),
     "zeno_slip": ("length/time", "the slip velocity the rigid chatter sequence tends to at its Zeno point"),
+    # beyond the jam (dynamic_jam) and the 3D crossing (spatial_crossing)
+    "rod": ("", "the rod run through its jam: G1 or G2 (found by search) or system (the [system] table's)"),
+    "law": ("", "the normal law of the compliant contact, by its config name"),
+    "outcome": ("", "what followed: jump_into_stick, impact_in_slip, lift_off, stays_in_contact or failed"),
+    "lag": ("time", "the run's end (lift-off, or the window's end) minus the rigid slip's jam time t_jam"),
+    "excess_impulse_n": (
+        _INTEGRAL,
+        "normal impulse beyond the rigid slip's: at the run's end (dynamic_jam) or at t* + Δ (spatial_crossing), "
+        "minus the rigid slip's ∫λ_n dt up to the jam or the crossing",
+    ),
+    "excess_impulse_t": (_INTEGRAL, "the same for the tangential impulse (dynamic_jam)"),
+    "excess_impulse_t1": (_INTEGRAL, "the same for the tangential impulse along x₁ (spatial_crossing)"),
+    "excess_impulse_t2": (_INTEGRAL, "the same for the tangential impulse along x₂ (spatial_crossing)"),
+    "jump_impulse": (_INTEGRAL, "the normal impulse I* of the rigid jump into stick at the G-spot"),
+    "jump_impulse_error": (_INTEGRAL, "excess_impulse_n − I*: the excess normal impulse against the rigid jump"),
+    "impulse_time": ("time", "when half of the excess normal impulse was in, minus t_jam (blank without an impulse)"),
+    "slip_at_jam": ("length/time", "the compliant run's slip velocity at t_jam"),
+    "slip_end": ("length/time", "the slip velocity at the run's end"),
+    "normal_velocity_at_jam": ("length/time", "the compliant run's normal contact velocity at t_jam"),
+    "normal_velocity_end": ("length/time", "the normal contact velocity at the run's end (> 0: separating)"),
+    "velocity_error": (
+        "length/time or rad/time",
+        "largest difference of the generalised velocities from those the rigid impact leaves: at the run's end "
+        "against the jump into stick (dynamic_jam), at t* + Δ against the IWC (spatial_crossing)",
+    ),
+    "impulse_error": (_INTEGRAL, "max-norm distance of the excess impulse at t* + Δ to the rigid IWC's"),
+    "slip_speed_after": ("length/time", "the slip speed |u| at t* + Δ, the end of the impulse"),
+    "normal_velocity_after": ("length/time", "the normal contact velocity at t* + Δ (> 0: separating)"),
+    "bounce": ("length", "the largest gap after t* + Δ: the height of a flight after the impulse (0: none)"),
+    "end_slip_x1": ("length/time", "the slip velocity along x₁ at t* + window"),
+    "end_slip_x2": ("length/time", "the slip velocity along x₂ at t* + window"),
+    "end_closed": ("", "whether the contact is closed at t* + window"),
     # swept system keys (a system key is written bare)
     "mass": ("mass", "the body's mass m"),
     "length": ("length", "the rod's length l"),

@@ -29,6 +29,7 @@ __all__ = [
     "finite_or_table",
     "float_or_choice",
     "in_open_interval",
+    "increasing",
     "list_of",
     "matrix",
     "nonnegative",
@@ -254,6 +255,18 @@ def values_of(item: Parser, what: str = "values") -> Parser:
         return as_list(value)
 
     return parse
+
+
+def increasing(parse: Parser) -> Parser:
+    """A list ``parse`` accepts whose values increase strictly (e.g. stiffness multipliers an order is fitted over)."""
+
+    def parse_increasing(value: Any) -> list:
+        values = parse(value)
+        if any(b <= a for a, b in zip(values, values[1:])):
+            raise _Invalid("increasing values")
+        return values
+
+    return parse_increasing
 
 
 def matrix(rows: int, columns: int) -> Parser:

@@ -26,6 +26,8 @@ STUDY_KINDS: dict[str, str] = {
     "rigid_trajectories": "regcontact.studies.trajectory_study",
     "landing_table": "regcontact.studies.landing_study",
     "chatter": "regcontact.studies.chatter_study",
+    "dynamic_jam": "regcontact.studies.jam_study",
+    "spatial_crossing": "regcontact.studies.crossing_study",
 }
 
 

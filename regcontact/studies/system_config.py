@@ -21,6 +21,7 @@ import jax.tree_util as jtu
 import numpy as np
 
 from regcontact.studies import config as cfg
+from regcontact.studies.spatial_system_config import SPATIAL_SYSTEM_KINDS
 from regcontact.systems.reduced_contact import ReducedSingleContact
 from regcontact.systems.reduced_two_contact import ReducedTwoContact
 from regcontact.systems.rod import PainleveRod
@@ -269,7 +270,10 @@ def system_kind(raw: Mapping[str, Any]) -> str:
     table = raw.get("system", {})
     name = table.get("kind", DEFAULT_KIND) if isinstance(table, Mapping) else DEFAULT_KIND
     if name not in SYSTEM_KINDS:
-        raise cfg.ConfigError("system.kind", name, "one of " + ", ".join(repr(kind) for kind in SYSTEM_KINDS))
+        known = "one of " + ", ".join(repr(kind) for kind in SYSTEM_KINDS)
+        if name in SPATIAL_SYSTEM_KINDS:
+            known = f"a planar system kind, {known} ({name!r} is spatial: it runs in study.kind = 'spatial_crossing')"
+        raise cfg.ConfigError("system.kind", name, known)
     return name
 
 

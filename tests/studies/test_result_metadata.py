@@ -13,7 +13,7 @@ from regcontact.studies.study_result import git_commit
 ROOT = Path(__file__).parents[2]
 
 #: The columns the compliant and rigid study kinds write (Table 1, the two-point rod, the Painlevé map, a
-#: sweep of a contact parameter, rigid_painleve, rigid_trajectories).
+#: sweep of a contact parameter, rigid_painleve, rigid_trajectories, dynamic_jam, spatial_crossing).
 COLUMNS = [
     *("alpha mu phi0 int_lambda_n int_lambda_t impulse_velocity_n impulse_velocity_t paper_int_lambda_n").split(),
     *("paper_int_lambda_t distance_to_impulse_velocity t_end t_max termination n_steps n_accepted").split(),
@@ -22,6 +22,10 @@ COLUMNS = [
     *("setup formulation dt mode matches_paper reaction_n reaction_t paper_n paper_t").split(),
     *("run threshold distance_q distance_v modes modes_equal slip_onset lift_off landing stick").split(),
     *("event_error wall_s ok").split(),
+    *("rod law outcome lag excess_impulse_n excess_impulse_t jump_impulse jump_impulse_error impulse_time").split(),
+    *("slip_at_jam slip_end normal_velocity_at_jam normal_velocity_end velocity_error excess_impulse_t1").split(),
+    *("excess_impulse_t2 impulse_error slip_speed_after normal_velocity_after bounce end_slip_x1").split(),
+    *("end_slip_x2 end_closed").split(),
 ]
 
 

@@ -1,0 +1,70 @@
+"""Beyond the jam (``kind = "dynamic_jam"``): the G1 rod given by its keys jams in case G1 and every compliant run
+jumps into stick, approaching the rigid jump as α grows; bad input stops with one line and writes nothing."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from regcontact.cli import main
+from regcontact.studies import jam_study
+from regcontact.studies.loading import load_study
+
+ROOT = Path(__file__).parents[2]
+JAM = ROOT / "studies" / "dynamic_jam.toml"
+
+#: The G1 rod that ``search_jamming_rod("G1")`` finds (docs/dynamic_jam.md), given by its keys.
+G1_ROD = ["system.mu=1.8", "system.phi0=0.312074781712449", "system.omega0=0.9670499390811276"]
+G1_ROD += ["system.vx0=-2.296917078224856", 'rods.cases=["system"]']
+
+
+@pytest.fixture(scope="module")
+def g1():
+    fast = ["compliant.alpha=[1e4, 1e5, 1e6]", 'compliant.normal_laws=["spring_damper"]']
+    return jam_study.run(load_study(JAM, [*G1_ROD, *fast]).config)
+
+
+def test_the_g1_rod_jumps_into_stick_and_approaches_the_rigid_jump(g1):
+    reference = g1.references["rigid"]["system"]
+    assert reference["jam_case"] == "G1"
+    assert reference["t_jam"] == pytest.approx(0.43192, abs=1e-5)
+    assert reference["jump_into_stick"]["normal_impulse"] == pytest.approx(0.263384, abs=1e-6)
+    assert [row["outcome"] for row in g1.rows] == ["jump_into_stick"] * 3 and not g1.failures
+    errors = np.abs([row["jump_impulse_error"] for row in g1.rows])
+    assert np.all(np.diff(np.log10(errors)) < -0.4)  # order ≈ 1/2 (docs: 0.43 over 1e7 … 1e10)
+    found = g1.extra["convergence"]["system/spring_damper"]
+    assert found["converges"] and found["settled_from_alpha"] == 1e4 and found["order"] > 0.4
+    assert any("converges" in line for line in g1.summary)
+
+
+def test_an_outcome_that_changes_with_alpha_does_not_converge():
+    alpha = np.array([1e4, 1e5, 1e6, 1e7, 1e8])
+    outcomes = ["lift_off", "lift_off", "jump_into_stick", "lift_off", "jump_into_stick"]
+    assert jam_study.verdict(alpha, outcomes, None)["converges"] is False
+    settled = jam_study.verdict(alpha, ["lift_off"] + ["jump_into_stick"] * 4, 1 / np.sqrt(alpha))
+    assert settled["settled_from_alpha"] == 1e5 and settled["order"] == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize(
+    ("assignments", "key", "expected"),
+    [
+        (["compliant.alpha=[]"], "compliant.alpha", "non-empty"),
+        (["compliant.alpha=[1e4, -1]"], "compliant.alpha", "α > 0"),
+        (["compliant.alpha=[1e6, 1e4]"], "compliant.alpha", "increasing"),
+        (['compliant.normal_laws=["hertz"]'], "compliant.normal_laws", "spring_damper"),
+        (["rods.cases=[]"], "rods.cases", "non-empty"),
+        (['rods.cases=["G1", "G1"]'], "rods.cases", "at most once"),
+        (['rods.cases=["G3"]'], "rods.cases", "'G1'"),
+        (["system.mu=2"], "rods.cases", "'system'"),
+        (['system.kind="spatial_rod"', 'rods.cases=["system"]'], "system.kind", "'painleve_rod'"),
+        (['rods.cases=["system"]'], "system.phi0", "reaches a G-spot"),  # Table 1's rod lifts off
+    ],
+)
+def test_bad_input_stops_with_one_line(tmp_path, capsys, assignments, key, expected):
+    out = tmp_path / "out"
+    arguments = [item for assignment in assignments for item in ("--set", assignment)]
+    assert main(["run", str(JAM), "--out", str(out), *arguments]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith(f"regcontact: config error: {key} = "), err
+    assert expected in err[0]
+    assert not out.exists()
