@@ -97,7 +97,9 @@ def test_g2_ends_in_one_of_two_rigid_outcomes_each_close_to_its_rigid_counterpar
     Every run at α = 1e8 and 1e9, Eq. 22 and Eq. 31, does one of the two, and matches its rigid counterpart: a
     jump into stick with the impulse ``I*`` and the velocities of :func:`stick_jump`, or a lift-off without
     impulse still slipping at the rigid slip's speed. Which one it does is not asserted: it changes with the law,
-    α and the solver's tolerance (docs/dynamic_jam.md)."""
+    α and the solver's round-off (docs/dynamic_jam.md). A run near the boundary between the two lingers before it
+    jumps (``lag`` up to 0.023): the body moves on meanwhile, and its velocities after the jump differ from the
+    rigid jump's at the jam by 1.2–1.4 times the lag (measured over every delayed jump); they are held to that."""
     jump = float(g2_reference.jump.normal_impulse)
     slip = abs(float(g2_reference.jump.slip_before))
     for law in (SpringDamper(), ChampneysFastScale()):
@@ -107,7 +109,7 @@ def test_g2_ends_in_one_of_two_rigid_outcomes_each_close_to_its_rigid_counterpar
             assert outcome in ("jump_into_stick", "lift_off")
             if outcome == "jump_into_stick":
                 assert abs(result.impulse[i, 0] - jump) < 0.05 * jump
-                assert result.velocity_error[i] < 0.02
+                assert result.velocity_error[i] < 0.005 + 2.0 * abs(result.lag[i])
             else:
                 assert abs(result.impulse[i, 0]) < 0.05 * jump
                 assert abs(abs(result.slip_after[i]) - slip) < 0.05 * slip
