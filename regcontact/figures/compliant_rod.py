@@ -122,9 +122,9 @@ def draw_force_integrals(out_dir: Path) -> list[Path]:
     paper = loaded.config["paper"]
     alphas = np.array([row["alpha"] for row in result.rows])
     integrals = np.array([[row["int_lambda_n"], row["int_lambda_t"]] for row in result.rows])
-    impulse = np.array(result.references["impulse_velocity"])
+    (impulse,) = np.array(result.references["impulse_velocity"])  # per contact: the rod has one
     ((dt, steps),) = result.references["time_stepping"].items()
-    (stepped,) = [np.array(s["reaction"]) for s in steps]
+    (stepped,) = [np.array(s["reactions"][0]) for s in steps]  # the rod has one contact
 
     figure_, axes = plt.subplots(1, 3, figsize=(16.5, 4.4))
     for k, (ax, name) in enumerate(zip(axes[:2], ("n", "t"))):

@@ -22,3 +22,12 @@ def test_unknown_figure_is_refused(tmp_path, capsys):
     assert main(["figures", "no_such_figure", "--out", str(tmp_path / "f")]) == 2
     assert "unknown figure 'no_such_figure'" in capsys.readouterr().err
     assert not (tmp_path / "f").exists()
+
+
+def test_fig7_reads_the_table1_study_and_its_rigid_references(tmp_path):
+    """Fig. 7 draws the Table 1 study's integrals against the rigid references of its ``results.json`` (the
+    time-stepping reaction of the rod's one contact): drawn whole, PNG and CSV written."""
+    out = tmp_path / "figures"
+    assert main(["figures", "preclik_fig7_force_integrals", "--out", str(out)]) == 0
+    assert (out / "preclik_fig7_force_integrals.png").stat().st_size > 0
+    assert (out / "preclik_fig7_force_integrals.csv").read_text().count("\n") > 10
