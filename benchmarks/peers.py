@@ -22,6 +22,8 @@ import functools
 import multiprocessing
 import os
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 
@@ -99,6 +101,12 @@ PEERS: dict[str, Callable[[float, float], dict]] = {
 }
 
 
+def _schedule() -> str:
+    if SEQUENTIAL_SCHEDULE in os.environ.get("XLA_FLAGS", ""):
+        return f"one device, XLA_FLAGS={SEQUENTIAL_SCHEDULE}"
+    return "one device, XLA's default schedule"
+
+
 def best(call, repeats: int) -> dict:
     runs = [call() for _ in range(repeats)]
     fastest = min(runs, key=lambda r: r["time"])
@@ -116,7 +124,8 @@ def step_cost(repeats: int) -> None:
             row += [str(run["steps"]), f"{1e3 * run['time']:.2f}", f"{1e6 * run['time'] / run['steps']:.1f}"]
         rows.append(row)
     print_table(
-        "1. Cost of a step, Table 1 rod at rtol 1e-10 (best of the repeats; per step = per solve / steps)",
+        f"1. Cost of a step, Table 1 rod at rtol 1e-10, {_schedule()} (best of the repeats; per step = per solve "
+        "/ steps)",
         ["alpha", "steps", "ms/solve", "us/step", "full Newton: steps", "ms/solve", "us/step"],
         rows,
     )
@@ -165,8 +174,8 @@ def matched(repeats: int) -> dict[float, float]:
     for name in PEERS:
         header += [f"{name} rtol", "CPU ms", "faster (CPU)", "(wall)"]
     print_table(
-        f"2. Single solves at matched accuracy (ours at rtol {OUR_RTOL:g}; each peer at the loosest rtol reaching "
-        "our error; CPU and wall time, best of the repeats, interleaved)",
+        f"2. Single solves at matched accuracy ({_schedule()}; ours at rtol {OUR_RTOL:g}; each peer at the loosest "
+        "rtol reaching our error; CPU and wall time, best of the repeats, interleaved)",
         header,
         rows,
     )
@@ -200,12 +209,12 @@ def sweep_section(rtol: float, repeats: int) -> None:
     parameters = sorted(family(SWEEP_CASES), key=lambda p: p["alpha"])  # as a study orders them (cost_order)
     batch = _batch(parameters)
     settings = SolveSettings(solver="RadauIIA5", events=("contact_open",))
-    runs, timings = simulate.sweep(batch, settings, chunk_size=SWEEP_CASES)
+    runs, timings = simulate.sweep(batch, settings)  # chunks as `regcontact run` cuts them
     compile_s = timings.compile_s
     ours_wall, ours_cpu = [], []
     for _ in range(repeats):
         cpu = time.process_time()
-        ours_wall.append(simulate.sweep(batch, settings, chunk_size=SWEEP_CASES)[1].run_s)
+        ours_wall.append(simulate.sweep(batch, settings)[1].run_s)
         ours_cpu.append(time.process_time() - cpu)
     failed = int((~runs.ok).sum())
     tight = eqx.tree_at(
@@ -219,7 +228,8 @@ def sweep_section(rtol: float, repeats: int) -> None:
         ].force_integrals
     )
     our_errors = np.abs(np.asarray(runs.force_integrals) - reference).max(axis=1)
-    utilisation = simulate.lane_utilisation(runs.num_steps, SWEEP_CASES // len(jax.devices()))
+    chunk = simulate.sweep_chunk_size(batch, jax.devices())
+    utilisation = simulate.lane_utilisation(runs.num_steps, chunk // len(jax.devices()))
     processes = os.cpu_count() or 1
     problems = _cvode_problems(parameters)
     peer_wall: dict[float, list[float]] = {peer_rtol: [] for peer_rtol in SWEEP_PEER_RTOLS}
@@ -236,8 +246,8 @@ def sweep_section(rtol: float, repeats: int) -> None:
                 peer_F[peer_rtol] = np.stack([F for _, F in solved])
     print(
         f"\n3. {SWEEP_CASES}-case sweep (Table 1 family, rtol {OUR_RTOL:g}; {len(jax.devices())} host devices; "
-        f"compile {compile_s:.1f} s; {failed} failed; lane utilisation {utilisation:.2f}): regcontact "
-        f"{1e3 * min(ours_wall):.0f} ms wall, {1e3 * min(ours_cpu):.0f} ms CPU (best of {repeats})"
+        f"chunks of {chunk}; compile {compile_s:.1f} s; {failed} failed; lane utilisation {utilisation:.2f}): "
+        f"regcontact {1e3 * min(ours_wall):.0f} ms wall, {1e3 * min(ours_cpu):.0f} ms CPU (best of {repeats})"
     )
     for peer_rtol in peer_wall:
         what = " (matched at α = 1e6 in section 2)" if peer_rtol == rtol else ""
@@ -252,20 +262,44 @@ def sweep_section(rtol: float, repeats: int) -> None:
         )
 
 
+#: XLA's CPU scheduler spreads independent thunks over its thread pool; a single solve is a long chain of tiny
+#: ones, and handing them between threads costs more than they do (measured: 18.4 against 10.1 µs a step).
+SEQUENTIAL_SCHEDULE = "--xla_cpu_enable_concurrency_optimized_scheduler=false"
+
+
+def _part(part: str, args: argparse.Namespace, *extra: str, flags: str = "") -> str:
+    """Run one part in a fresh process (JAX's device split and flags are fixed when it starts); print its output."""
+    env = dict(os.environ)
+    if flags:
+        env["XLA_FLAGS"] = f"{env.get('XLA_FLAGS', '')} {flags}".strip()
+    command = [sys.executable, __file__, "--part", part, "--repeats", str(args.repeats), *extra]
+    out = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
+    print(out, end="", flush=True)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--sweep-only", type=float, metavar="RTOL", help="section 3 alone (RTOL: CVODE's matched one)")
+    parser.add_argument("--part", choices=["steps", "single", "sweep"], help="one section alone, in this process")
+    parser.add_argument("--rtol", type=float, default=1e-12, help="--part sweep: CVODE's rtol matched at α = 1e6")
     args = parser.parse_args()
-    print(f"{machine()}; load average {os.getloadavg()[0]:.2f} at the start")
-    rtol = args.sweep_only
-    if rtol is None:
+    if args.part == "steps":
         step_cost(args.repeats)
-        rtol = matched(args.repeats).get(1e6, 1e-10)
-    sweep_section(rtol, args.repeats)
-    print(f"\nload average {os.getloadavg()[0]:.2f} at the end")
+    elif args.part == "single":
+        print(f"\nmatched rtol at α = 1e6: {matched(args.repeats).get(1e6, 1e-10):g}")
+    elif args.part == "sweep":
+        regcontact.use_host_cores()
+        sweep_section(args.rtol, args.repeats)
+    else:
+        print(f"{machine()}; load average {os.getloadavg()[0]:.2f} at the start")
+        _part("steps", args)
+        _part("steps", args, flags=SEQUENTIAL_SCHEDULE)
+        single = _part("single", args, flags=SEQUENTIAL_SCHEDULE)
+        rtol = single.rsplit("matched rtol at α = 1e6: ", 1)[-1].split()[0]
+        _part("sweep", args, "--rtol", rtol)
+        print(f"\nload average {os.getloadavg()[0]:.2f} at the end")
 
 
 if __name__ == "__main__":
-    regcontact.use_host_cores()
     main()
