@@ -7,8 +7,10 @@ a re-run reads it back, and its compilation is then a cache hit (0.15 s from fil
 1.7 s).
 
 A kept program is used only by the same computation: its key hashes the solve settings, the batch's structure,
-shapes and dtypes, the devices, the versions of JAX, jaxlib, diffrax and equinox, and the source of every
-``regcontact`` module and of the system's own class (so an edited body or solver is traced again). Without a
+shapes and dtypes, the devices, the versions of JAX, jaxlib, diffrax and equinox, the source of every
+``regcontact`` module and the source of every other module that defines a class of the batch (a user's body or
+law), so an edited body, law or solver is traced again. A batch with a class whose source cannot be read (typed
+into an interactive session) is never kept. Without a
 compilation cache (``REGCONTACT_COMPILATION_CACHE=off``, or a Python session that did not call
 :func:`~regcontact.compliant.compilation_cache.use_compilation_cache`) nothing is kept.
 """
@@ -16,15 +18,18 @@ compilation cache (``REGCONTACT_COMPILATION_CACHE=off``, or a Python session tha
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import hashlib
 import inspect
 import os
+import sys
 from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import equinox as eqx
 import jax
 import jax.tree_util as jtu
 
@@ -44,16 +49,45 @@ def _package_source_hash() -> str:
     return digest.hexdigest()
 
 
-def _class_source(system_type: type) -> str:
-    try:
-        return inspect.getsource(inspect.getmodule(system_type) or system_type)
-    except (OSError, TypeError):
-        return repr(system_type)
+def _module_types(tree: Any) -> set[type]:
+    """The classes of every equinox module in ``tree`` (the system, the contact laws, …)."""
+    found: set[type] = set()
+
+    def visit(node: Any) -> None:
+        if isinstance(node, eqx.Module):
+            found.add(type(node))
+            for field in dataclasses.fields(node):
+                visit(getattr(node, field.name, None))
+        elif isinstance(node, list | tuple):
+            for item in node:
+                visit(item)
+        elif isinstance(node, dict):
+            for item in node.values():
+                visit(item)
+
+    visit(tree)
+    return found
 
 
-def _key(parts: tuple[Any, ...], system_type: type) -> str:
+def _outside_sources(tree: Any) -> list[str] | None:
+    """The source of every module outside this package that defines a class of ``tree`` (a user's body or law),
+    or ``None`` where one has no source to read (a class typed into a session): then nothing may be kept."""
+    package = __name__.split(".")[0]
+    sources = {}
+    for cls in _module_types(tree):
+        name = cls.__module__
+        if name.split(".")[0] == package or name in sources:
+            continue
+        try:
+            sources[name] = inspect.getsource(sys.modules[name])
+        except (KeyError, OSError, TypeError):
+            return None
+    return [sources[name] for name in sorted(sources)]
+
+
+def _key(parts: tuple[Any, ...], outside: list[str]) -> str:
     versions = [f"{name}={metadata.version(name)}" for name in ("jax", "jaxlib", "diffrax", "equinox")]
-    text = repr((parts, versions, _package_source_hash(), _class_source(system_type)))
+    text = repr((parts, versions, _package_source_hash(), outside))
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
@@ -77,18 +111,18 @@ def exported_or_traced(
     sharding: Any,
     out_structure: Any,
     key_parts: tuple[Any, ...],
-    system_type: type,
 ) -> Callable[[Any], Any] | None:
     """``function`` (a batch → a pytree, ``jit``-able with ``sharding`` on its inputs and outputs) as a compiled
     callable, read from the export folder when it holds the same computation, else traced, exported, kept and
     compiled. ``out_structure``: a pytree with the output's structure (to rebuild it from the flat outputs).
-    ``None`` when there is no compilation cache, or the program cannot be exported (the caller lowers it
-    itself)."""
+    ``None`` when there is no compilation cache, a class of ``example`` has no readable source, or the program
+    cannot be exported (the caller lowers it itself)."""
     folder = _folder()
-    if folder is None:
+    outside = _outside_sources(example)
+    if folder is None or outside is None:
         return None
     leaves, treedef = jtu.tree_flatten(example)
-    path = folder / f"{_key((key_parts, treedef, [(leaf.shape, leaf.dtype) for leaf in leaves]), system_type)}.bin"
+    path = folder / f"{_key((key_parts, treedef, [(leaf.shape, leaf.dtype) for leaf in leaves]), outside)}.bin"
     exported = None
     if path.exists():
         with contextlib.suppress(Exception):  # a damaged or foreign file is traced again

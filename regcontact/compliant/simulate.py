@@ -519,7 +519,7 @@ def _compiled_batch_solve(batch: Case, settings: SolveSettings, devices: tuple[j
             mapped = jax.shard_map(
                 solve_batch, mesh=sharding.mesh, in_specs=sharding.spec, out_specs=sharding.spec, check_vma=False
             )
-        kept = exported_or_traced(mapped, batch, sharding, _run_structure(), (settings, devices), type(batch.system))
+        kept = exported_or_traced(mapped, batch, sharding, _run_structure(), (settings, devices))
         if kept is not None:
             _COMPILED[key] = kept
             return kept

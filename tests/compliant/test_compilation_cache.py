@@ -78,3 +78,23 @@ def test_a_rerun_reads_the_traced_sweep_back(monkeypatch, tmp_path, restore_cach
     monkeypatch.setattr(simulate, "_COMPILED", {})
     run(SolveSettings(events=()))
     assert len(list(folder.iterdir())) == 2
+
+
+def test_a_kept_sweep_is_keyed_by_the_source_of_every_class_in_it():
+    """The key of a kept sweep includes the source of each module outside the package that defines a class of the
+    batch (an edited user body is traced again); a class with no readable source makes the sweep unkeepable."""
+    import equinox as eqx
+
+    from regcontact.compliant import _exported_sweeps
+    from regcontact.contact.contact_model import ContactModel
+    from regcontact.systems.rod import PainleveRod
+
+    class UserLaw(eqx.Module):
+        stiffness: float = 1.0
+
+    assert _exported_sweeps._outside_sources((PainleveRod(), ContactModel())) == []
+    sources = _exported_sweeps._outside_sources((PainleveRod(), [UserLaw()]))
+    assert sources is not None and len(sources) == 1 and "class UserLaw(eqx.Module)" in sources[0]
+
+    Typed = type("Typed", (eqx.Module,), {"__module__": "a_session_without_a_file"})
+    assert _exported_sweeps._outside_sources({"law": Typed()}) is None
