@@ -539,8 +539,8 @@ def _compiled_batch_solve(batch: Case, settings: SolveSettings, devices: tuple[j
 def _run_structure() -> CompliantRun:
     """A :class:`CompliantRun` of placeholders: its pytree structure rebuilds a kept sweep's flat outputs."""
     zero = jnp.zeros(())
-    state = CompliantState(q=zero, v=zero, impulses=zero)
-    return CompliantRun(zero, state, zero, zero, zero, zero, zero, zero, zero)
+    fields: dict[str, Any] = {field.name: zero for field in dataclasses.fields(CompliantRun)}
+    return CompliantRun(**fields | {"state_end": CompliantState(q=zero, v=zero, impulses=zero)})
 
 
 def batch_agreement(

@@ -27,6 +27,7 @@ import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Bool, Float, Int
 
 from regcontact.compliant.solvers import CrossingBisection
+from regcontact.rigid.dynamic_jam import SlipState
 from regcontact.systems.spatial_system import AbstractSpatialSystem, spatial_contact_space_form
 
 __all__ = [
@@ -37,9 +38,6 @@ __all__ = [
     "spatial_rigid_slip",
     "spatial_slip_problem",
 ]
-
-#: ``(q, v, t)``: the state the slip flow moves.
-SlipState = tuple[Float[Array, " n"], Float[Array, " n"], Float[Array, ""]]
 
 
 def _one_contact(system: AbstractSpatialSystem) -> None:
