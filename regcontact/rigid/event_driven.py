@@ -50,7 +50,6 @@ from typing import cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.integrate import solve_ivp
 
 from regcontact.contact.contact_model import ContactModel
 from regcontact.rigid.compliant_limit import compliant_limit, limit_law
@@ -420,6 +419,8 @@ class _Run:
                     )
                 )
                 self.event_names.append(("stick_test", i))
+        from scipy.integrate import solve_ivp  # imported here: importing the package need not wait for SciPy
+
         sol = solve_ivp(
             rhs,
             (t, t_end),

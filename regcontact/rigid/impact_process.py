@@ -34,7 +34,6 @@ from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.integrate import solve_ivp
 
 __all__ = ["FRICTION_KINDS", "FrictionKind", "ProcessOutcome", "impact_process"]
 
@@ -129,6 +128,8 @@ def impact_process(
             at_rest = lambda _, state, closed=closed: np.abs(state[k : 3 * k : 2][closed]).max() - 0.01 * zero  # noqa: E731
             events.append(_event(at_rest, -1.0))
             run.event_names.append(("rest", -1))
+        from scipy.integrate import solve_ivp  # imported here: importing the package need not wait for SciPy
+
         solution = solve_ivp(
             lambda _, state, modes=modes: run.field(state, modes),
             (t, horizon),

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.optimize import brentq
 
 __all__ = ["critical_angle", "critical_friction", "painleve_coefficient", "torque_threshold"]
 
@@ -48,6 +47,8 @@ def critical_friction(mass: float = 1.0, length: float = 2.0, inertia: float | N
     upper = 1.0
     while minimum_of_A(upper) > 0.0:
         upper *= 2.0
+    from scipy.optimize import brentq  # imported here: importing the package need not wait for SciPy
+
     return brentq(minimum_of_A, 1e-12, upper, xtol=1e-15, rtol=4 * np.finfo(float).eps)
 
 

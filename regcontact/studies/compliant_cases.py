@@ -91,7 +91,7 @@ def sweep_cases(sweep: CompliantSweep) -> SweepCases:
     contact_ids, contact_tables = sweep.distinct_tables("contact", sweep.swept("contact."))
     contacts = [contact_from_config(table) for table in contact_tables]
     contact = _take(jtu.tree_map(lambda *leaves: np.stack(leaves), *contacts), contact_ids)
-    normal_mass = np.asarray(jax.vmap(effective_normal_mass)(systems))[system_ids]
+    normal_mass = np.asarray(jax.jit(jax.vmap(effective_normal_mass))(systems))[system_ids]  # one call, not op by op
     controls = Controls(
         rtol=sweep.numbers("solver.rtol"),
         atol=sweep.numbers("solver.atol"),

@@ -100,24 +100,42 @@ class AbstractSystem(eqx.Module):
 
 
 def _shape_problem(system: AbstractSystem) -> str | None:
-    """What is wrong with the shapes of one system's arrays at its initial state, if anything."""
+    """What is wrong with the shapes of one system's arrays at its initial state, if anything (shapes only:
+    traced, nothing computed)."""
     name, k = type(system).__name__, type(system).NUM_CONTACTS
-    q0, v0 = (jnp.asarray(a, dtype=float) for a in system.initial_state())
-    if q0.ndim != 1:
+    q0, v0 = eqx.filter_eval_shape(lambda system: tuple(map(_floats, system.initial_state())), system)
+    if len(q0.shape) != 1:
         return f"{name}: initial q of shape {q0.shape}: expected one system, (n,) (check a batch per case)"
     n = q0.shape[0]
+
+    def shapes(system: AbstractSystem) -> dict[str, Array]:
+        q0, v0 = map(_floats, system.initial_state())
+        return {
+            "mass matrix": system.mass_matrix(q0),
+            "gaps": system.gaps(q0),
+            "contact Jacobians": system.jacobians(q0),
+            "Jacobian rates": system.jacobian_rates(q0, v0),
+            "friction coefficients": jnp.asarray(system.friction_coefficients),
+        }
+
+    found = {"initial velocity": v0} | eqx.filter_eval_shape(shapes, system)
     expected = {
-        "initial velocity": (v0.shape, (n,)),
-        "mass matrix": (jnp.shape(system.mass_matrix(q0)), (n, n)),
-        "gaps": (jnp.shape(system.gaps(q0)), (k, 2)),
-        "contact Jacobians": (jnp.shape(system.jacobians(q0)), (k, 2, n)),
-        "Jacobian rates": (jnp.shape(system.jacobian_rates(q0, v0)), (k, 2)),
-        "friction coefficients": (jnp.shape(system.friction_coefficients), (k,)),
+        "initial velocity": (n,),
+        "mass matrix": (n, n),
+        "gaps": (k, 2),
+        "contact Jacobians": (k, 2, n),
+        "Jacobian rates": (k, 2),
+        "friction coefficients": (k,),
     }
-    for what, (shape, wanted) in expected.items():
-        if tuple(shape) != wanted:
-            return f"{name}: {what} of shape {tuple(shape)}: expected {wanted} (n = {n}, k = {k})"
+    for what, wanted in expected.items():
+        shape = tuple(found[what].shape)
+        if shape != wanted:
+            return f"{name}: {what} of shape {shape}: expected {wanted} (n = {n}, k = {k})"
     return None
+
+
+def _floats(a: ArrayLike) -> Array:
+    return jnp.asarray(a, dtype=float)
 
 
 def _initial_mass_and_friction(system: AbstractSystem) -> tuple[Float[Array, "n n"], Float[Array, " k"]]:
@@ -165,7 +183,7 @@ def check_system(system: AbstractSystem) -> None:
     problem = _shape_problem(system)
     if problem is not None:
         raise ValueError(problem)
-    mass, mu = _initial_mass_and_friction(system)
+    mass, mu = eqx.filter_jit(_initial_mass_and_friction)(system)
     found = _value_problems(type(system).__name__, np.asarray(mass, np.float64)[None], np.asarray(mu)[None])
     if found is not None:
         raise ValueError(found[1])
@@ -178,5 +196,5 @@ def first_bad_system(systems: AbstractSystem) -> tuple[int, str] | None:
     problem = _shape_problem(one)
     if problem is not None:
         return 0, problem
-    mass, mu = jax.vmap(_initial_mass_and_friction)(systems)
+    mass, mu = eqx.filter_jit(jax.vmap(_initial_mass_and_friction))(systems)  # one compiled call, not op by op
     return _value_problems(type(one).__name__, np.asarray(mass, np.float64), np.asarray(mu))

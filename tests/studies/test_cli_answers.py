@@ -29,6 +29,16 @@ def test_help_and_version_import_no_jax():
     assert out.rstrip().endswith("JAX False")
 
 
+def test_the_rigid_wing_imports_scipy_only_where_it_solves():
+    """A compliant study computes rigid references before its first solve; importing them must not wait for
+    SciPy's optimize and integrate packages (0.2 s), which only an LP or an event-driven run needs."""
+    code = (
+        "import sys\nimport regcontact.rigid, regcontact.rigid.references\n"
+        "print(sorted(m for m in ('scipy.optimize', 'scipy.integrate') if m in sys.modules))\n"
+    )
+    assert _python(code).strip() == "[]"
+
+
 def test_python_dash_m_is_the_command():
     done = subprocess.run([sys.executable, "-m", "regcontact", "--version"], capture_output=True, text=True, cwd=ROOT)
     assert (done.returncode, done.stdout.strip()) == (0, "regcontact 0.1.0")

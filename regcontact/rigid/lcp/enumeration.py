@@ -21,7 +21,6 @@ from itertools import combinations
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.optimize import linprog
 
 from regcontact.rigid.lcp.complementarity import clip_round_off, lcp_residual, solutions_coincide
 
@@ -237,6 +236,8 @@ def _optimise(
     """
     options = {"primal_feasibility_tolerance": max(tol, 1e-10), "dual_feasibility_tolerance": max(tol, 1e-10)}
     bounds = [(None, None)] * c.shape[0]
+    from scipy.optimize import linprog  # imported here: importing the package need not wait for SciPy
+
     result = linprog(c, A_ub=A, b_ub=b, bounds=bounds, method="highs", options=options)
     if result.status != 0:
         return None
