@@ -23,12 +23,9 @@ import numpy as np
 
 from regcontact.convergence import MIN_ORDER, fit_order
 from regcontact.studies import config as cfg
-from regcontact.studies.spatial_system_config import (
-    spatial_kind_fields,
-    spatial_system_from_config,
-    spatial_system_kind,
-)
+from regcontact.studies.spatial_system_config import spatial_kind_fields, spatial_system_from_config
 from regcontact.studies.study_result import StudyResult
+from regcontact.studies.system_config import spatial_system_kind
 
 __all__ = ["KIND", "TABLE_COLUMNS", "check", "reference", "run", "schema"]
 

@@ -1,8 +1,8 @@
 """Spatial systems in a study config: ``[system] kind = "spatial_rod"``, a contact whose slip is a 2-vector.
 
 A spatial system runs only in a spatial study kind (``spatial_crossing``), a planar one only in the planar kinds:
-each side refuses the other's ``system.kind`` in one line (:func:`spatial_system_kind` here,
-:func:`~regcontact.studies.system_config.system_kind` there).
+each side refuses the other's ``system.kind`` in one line (``system_kind`` and ``spatial_system_kind`` in
+:mod:`regcontact.studies.system_config`, which knows both registries).
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ __all__ = [
     "SpatialSystemKind",
     "spatial_kind_fields",
     "spatial_system_from_config",
-    "spatial_system_kind",
 ]
 
 #: The 3D slender rod's keys (``docs/spatial_contact.md``), with :class:`~regcontact.systems.SpatialRod`'s defaults.
@@ -81,20 +80,6 @@ SPATIAL_SYSTEM_KINDS: dict[str, SpatialSystemKind] = {
         SPATIAL_ROD_FIELDS, _spatial_rod_from_config, "the slender 3D rod, one end on the plane", _check_spatial_rod
     ),
 }
-
-
-def spatial_system_kind(raw: Mapping[str, Any]) -> str:
-    """The ``[system] kind`` a raw spatial study names (default ``spatial_rod``); ``ConfigError`` for a planar or
-    unknown one."""
-    table = raw.get("system", {})
-    name = table.get("kind", "spatial_rod") if isinstance(table, Mapping) else "spatial_rod"
-    if name not in SPATIAL_SYSTEM_KINDS:
-        from regcontact.studies.system_config import SYSTEM_KINDS
-
-        known = ", ".join(repr(kind) for kind in SPATIAL_SYSTEM_KINDS)
-        planar = f" ({name!r} is planar: it runs in the planar study kinds)" if name in SYSTEM_KINDS else ""
-        raise cfg.ConfigError("system.kind", name, f"a spatial system kind, one of {known}{planar}")
-    return name
 
 
 def spatial_kind_fields(kind: str) -> dict[str, cfg.Field]:

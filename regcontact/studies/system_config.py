@@ -37,6 +37,7 @@ __all__ = [
     "initial_penetration",
     "kind_fields",
     "rod_from_config",
+    "spatial_system_kind",
     "system_from_config",
     "system_kind",
     "systems_from_config",
@@ -274,6 +275,18 @@ def system_kind(raw: Mapping[str, Any]) -> str:
         if name in SPATIAL_SYSTEM_KINDS:
             known = f"a planar system kind, {known} ({name!r} is spatial: it runs in study.kind = 'spatial_crossing')"
         raise cfg.ConfigError("system.kind", name, known)
+    return name
+
+
+def spatial_system_kind(raw: Mapping[str, Any]) -> str:
+    """The ``[system] kind`` a raw spatial study names (default ``spatial_rod``); ``ConfigError`` for a planar or
+    unknown one."""
+    table = raw.get("system", {})
+    name = table.get("kind", "spatial_rod") if isinstance(table, Mapping) else "spatial_rod"
+    if name not in SPATIAL_SYSTEM_KINDS:
+        known = ", ".join(repr(kind) for kind in SPATIAL_SYSTEM_KINDS)
+        planar = f" ({name!r} is planar: it runs in the planar study kinds)" if name in SYSTEM_KINDS else ""
+        raise cfg.ConfigError("system.kind", name, f"a spatial system kind, one of {known}{planar}")
     return name
 
 
