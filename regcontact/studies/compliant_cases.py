@@ -39,6 +39,10 @@ def contact_from_config(contact: dict[str, Any]) -> ContactModel:
     )
 
 
+#: ``m_n`` of a batch of systems in one compiled call (once per class and shape), not op by op.
+_normal_masses = jax.jit(jax.vmap(effective_normal_mass))
+
+
 def _take(tree: Any, index: np.ndarray) -> Any:
     return jtu.tree_map(lambda leaf: np.asarray(leaf)[index], tree)
 
@@ -91,7 +95,7 @@ def sweep_cases(sweep: CompliantSweep) -> SweepCases:
     contact_ids, contact_tables = sweep.distinct_tables("contact", sweep.swept("contact."))
     contacts = [contact_from_config(table) for table in contact_tables]
     contact = _take(jtu.tree_map(lambda *leaves: np.stack(leaves), *contacts), contact_ids)
-    normal_mass = np.asarray(jax.jit(jax.vmap(effective_normal_mass))(systems))[system_ids]  # one call, not op by op
+    normal_mass = np.asarray(_normal_masses(systems))[system_ids]
     controls = Controls(
         rtol=sweep.numbers("solver.rtol"),
         atol=sweep.numbers("solver.atol"),

@@ -143,6 +143,11 @@ def _initial_mass_and_friction(system: AbstractSystem) -> tuple[Float[Array, "n 
     return system.mass_matrix(jnp.asarray(q0, dtype=float)), jnp.asarray(system.friction_coefficients)
 
 
+#: One compiled call each (compiled once per class and shape), not an eager evaluation op by op.
+_mass_and_friction = eqx.filter_jit(_initial_mass_and_friction)
+_batched_mass_and_friction = eqx.filter_jit(jax.vmap(_initial_mass_and_friction))
+
+
 def _value_problems(name: str, mass: np.ndarray, mu: np.ndarray) -> tuple[int, str] | None:
     """The first of a batch ``mass (b, n, n)``, ``mu (b, k)`` whose ``M(q₀)`` is not symmetric positive definite
     or whose ``μ`` is negative: its index and what is wrong."""
@@ -183,7 +188,7 @@ def check_system(system: AbstractSystem) -> None:
     problem = _shape_problem(system)
     if problem is not None:
         raise ValueError(problem)
-    mass, mu = eqx.filter_jit(_initial_mass_and_friction)(system)
+    mass, mu = _mass_and_friction(system)
     found = _value_problems(type(system).__name__, np.asarray(mass, np.float64)[None], np.asarray(mu)[None])
     if found is not None:
         raise ValueError(found[1])
@@ -196,5 +201,5 @@ def first_bad_system(systems: AbstractSystem) -> tuple[int, str] | None:
     problem = _shape_problem(one)
     if problem is not None:
         return 0, problem
-    mass, mu = eqx.filter_jit(jax.vmap(_initial_mass_and_friction))(systems)  # one compiled call, not op by op
+    mass, mu = _batched_mass_and_friction(systems)
     return _value_problems(type(one).__name__, np.asarray(mass, np.float64), np.asarray(mu))
