@@ -14,14 +14,12 @@ that fails is reported as failed, the rest of the batch stands.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import diffrax
 import equinox as eqx
 import jax
 import jax.numpy as jnp
@@ -38,12 +36,14 @@ from regcontact.compliant.devices import automatic_chunk_size, sweep_devices
 from regcontact.compliant.dynamics import CompliantState, CompliantSystem, initial_state, vector_field
 from regcontact.compliant.initial_penetration import penetrated_initial_state
 from regcontact.compliant.run_checks import RUN_CHECKS, check_run
-from regcontact.compliant.solvers import CrossingBisection, RadauIIA5
 from regcontact.compliant.switches import RESTART_SURFACES, exit_condition, exit_values
 from regcontact.compliant.termination import EVENTS
 from regcontact.contact.contact_model import ContactModel
 from regcontact.contact.normal_laws import AbstractJumpingNormalLaw
 from regcontact.systems.system import AbstractSystem
+
+if TYPE_CHECKING:
+    import diffrax
 
 __all__ = [
     "IMPLICIT_SOLVERS",
@@ -67,19 +67,42 @@ __all__ = [
     "trajectory",
 ]
 
-#: Implicit diffrax solvers by config name. ``RadauIIA5`` reads rtol/atol as Hairer's RADAU5 does (its order-3
-#: error estimate is held to ``0.1 rtol^(2/3)``); ``RadauIIA5_literal_tolerances`` holds it to rtol itself;
-#: ``RadauIIA5_hybrid`` is ``RadauIIA5`` with the split simplified-Newton fast path (``newton="hybrid"``). The
-#: compliant field has ``q̇ = v`` and force integrals that feed nothing back, so the semismooth Newton runs on the
-#: velocities only (``second_order=True``: the same iterates, a ``3n × 3n`` system instead of ``3N × 3N``).
+
+def _diffrax_solver(name: str) -> Callable[[], diffrax.AbstractSolver]:
+    def make() -> diffrax.AbstractSolver:
+        import diffrax  # imported here, as in every function of this module that solves (see below)
+
+        return getattr(diffrax, name)()
+
+    return make
+
+
+def _radau(**options: Any) -> Callable[[], diffrax.AbstractSolver]:
+    def make() -> diffrax.AbstractSolver:
+        from regcontact.compliant.solvers import RadauIIA5
+
+        return RadauIIA5(**options)
+
+    return make
+
+
+#: Implicit diffrax solvers by config name, each a function that makes one. ``RadauIIA5`` reads rtol/atol as
+#: Hairer's RADAU5 does (its order-3 error estimate is held to ``0.1 rtol^(2/3)``); ``RadauIIA5_literal_tolerances``
+#: holds it to rtol itself; ``RadauIIA5_hybrid`` is ``RadauIIA5`` with the split simplified-Newton fast path
+#: (``newton="hybrid"``). The compliant field has ``q̇ = v`` and force integrals that feed nothing back, so the
+#: semismooth Newton runs on the velocities only (``second_order=True``: the same iterates, a ``3n × 3n`` system
+#: instead of ``3N × 3N``).
+#:
+#: diffrax is imported where a solve is traced, not with this module: a study that loads its kept sweep
+#: (:mod:`regcontact.compliant._exported_sweeps`) and a config check never need it (0.2 s of start-up).
 IMPLICIT_SOLVERS: dict[str, Callable[[], diffrax.AbstractSolver]] = {
-    "Kvaerno3": diffrax.Kvaerno3,
-    "Kvaerno4": diffrax.Kvaerno4,
-    "Kvaerno5": diffrax.Kvaerno5,
-    "ImplicitEuler": diffrax.ImplicitEuler,
-    "RadauIIA5": functools.partial(RadauIIA5, second_order=True),
-    "RadauIIA5_literal_tolerances": functools.partial(RadauIIA5, radau5_tolerances=False, second_order=True),
-    "RadauIIA5_hybrid": functools.partial(RadauIIA5, newton="hybrid"),
+    "Kvaerno3": _diffrax_solver("Kvaerno3"),
+    "Kvaerno4": _diffrax_solver("Kvaerno4"),
+    "Kvaerno5": _diffrax_solver("Kvaerno5"),
+    "ImplicitEuler": _diffrax_solver("ImplicitEuler"),
+    "RadauIIA5": _radau(second_order=True),
+    "RadauIIA5_literal_tolerances": _radau(radau5_tolerances=False, second_order=True),
+    "RadauIIA5_hybrid": _radau(newton="hybrid"),
 }
 
 #: diffrax's result codes, by name, in the order used by :attr:`CompliantRun.status` (last: a code not listed here).
@@ -229,6 +252,8 @@ def _names(names: tuple[str, ...], codes: ArrayLike) -> str | np.ndarray:
 def _status_index(result: Any) -> Int[Array, ""]:
     """Index of ``result`` in :data:`SOLVER_STATUSES`; a code this list does not know maps to ``"unknown"``,
     never to success."""
+    import diffrax
+
     known = SOLVER_STATUSES[:-1]
     matches = jnp.stack([result == getattr(diffrax.RESULTS, name) for name in known])
     return jnp.where(jnp.any(matches), jnp.argmax(matches), len(known))
@@ -252,6 +277,10 @@ def _diffeqsolve(
     rising crossing, located by bisection on the step's dense output
     (:class:`~regcontact.compliant.solvers.CrossingBisection`).
     """
+    import diffrax
+
+    from regcontact.compliant.solvers import CrossingBisection
+
     terminating = tuple(EVENTS[name] for name in settings.events)
     restarts = []
     for i, name in enumerate(settings.restart_at):
@@ -338,6 +367,8 @@ def solve(
         >>> run.status_name, run.force_integrals.round(6).tolist()
         ('successful', [0.325839, 0.437779])
     """
+    import diffrax
+
     check_argument("alpha", alpha, POSITIVE)
     normal, friction = contact.at_stiffness(alpha)
     args = CompliantSystem(system=system, normal=normal, friction=friction)
@@ -420,6 +451,8 @@ def trajectory(
 
     Times after an event that ended the run hold ``inf``, as diffrax leaves them.
     """
+    import diffrax
+
     if settings.restart_at:
         raise ValueError("trajectory runs one piece; use settings without restart_at")
     normal, friction = contact.at_stiffness(alpha)

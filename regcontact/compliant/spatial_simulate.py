@@ -10,14 +10,12 @@ carries ``λ_N = −b/p(ϕ)``, so that the run follows the slip instead of falli
 
 from __future__ import annotations
 
-import diffrax
 import equinox as eqx
 import jax
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Bool, Float
 
 from regcontact.compliant.resolution import GAP_ROUNDOFF_ULPS
-from regcontact.compliant.solvers import CrossingBisection, RadauIIA5
 from regcontact.compliant.spatial_dynamics import SpatialCompliantState, SpatialCompliantSystem, spatial_vector_field
 from regcontact.contact.contact_model import ContactModel
 from regcontact.contact.normal_laws import AbstractNormalLaw
@@ -54,6 +52,10 @@ def spatial_run(
 ) -> SpatialRun:
     """Integrate from ``(0, state0)`` until the contact opens (if ``stop_at_lift_off``) or ``t_max``; the states at
     ``ts`` and at the end."""
+    import diffrax
+
+    from regcontact.compliant.solvers import CrossingBisection, RadauIIA5
+
     normal, friction = contact.at_stiffness(jnp.asarray(alpha, dtype=float))
     args = SpatialCompliantSystem(system=system, normal=normal, friction=friction)
     threshold = GAP_ROUNDOFF_ULPS * _EPS * system.length_scale

@@ -31,7 +31,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-import diffrax
 import equinox as eqx
 import jax
 import jax.numpy as jnp
@@ -325,6 +324,8 @@ def rigid_slip(
     """Rigid slip from ``(q0, v0, t0)`` (in contact, ``ġ_n = 0``, ``ġ_t ≠ 0``, ``p > 0 > b``), integrated in the
     time ``s`` of :func:`rescaled_slip_field` (Tsit5) until it jams, lifts off, stops slipping or reaches
     ``s_max``; :data:`SLIP_OUTCOMES` names the outcome. jit- and vmap-able (over systems and states)."""
+    import diffrax
+
     sign = slip_sign(system, q0, v0)
     state0 = (jnp.asarray(q0, float), jnp.asarray(v0, float), jnp.asarray(t0, float))
     p0, b0 = slip_normal_dynamics(system, state0, sign)

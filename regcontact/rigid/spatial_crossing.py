@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import dataclasses
 
-import diffrax
 import equinox as eqx
 import jax
 import jax.numpy as jnp
@@ -30,7 +29,6 @@ from jaxtyping import Array, ArrayLike, Bool, Float
 
 from regcontact.compliant.outcome import IMPULSIVE_FACTOR
 from regcontact.compliant.resolution import GAP_ROUNDOFF_ULPS
-from regcontact.compliant.solvers import CrossingBisection
 from regcontact.compliant.spatial_dynamics import SpatialCompliantSystem, spatial_contact_forces
 from regcontact.compliant.spatial_simulate import spatial_run, spatial_slipping_state
 from regcontact.contact.contact_model import ContactModel
@@ -71,6 +69,10 @@ def crossing_impact(
     system: AbstractSpatialSystem, q: Float[Array, " n"], v: Float[Array, " n"], rtol: float = 1e-11
 ) -> CrossingImpact:
     """The Darboux–Keller impact with ``r = 0`` of the one contact from ``(q, v)`` (module docstring)."""
+    import diffrax
+
+    from regcontact.compliant.solvers import CrossingBisection
+
     rows = system.jacobians(q)[0]
     mu = system.friction_coefficients[0]
     speed0 = jnp.linalg.norm(rows[1:] @ v)

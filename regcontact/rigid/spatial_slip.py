@@ -20,13 +20,11 @@ crossing.
 
 from __future__ import annotations
 
-import diffrax
 import equinox as eqx
 import jax
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Bool, Float, Int
 
-from regcontact.compliant.solvers import CrossingBisection
 from regcontact.rigid.dynamic_jam import SlipState
 from regcontact.systems.spatial_system import AbstractSpatialSystem, spatial_contact_space_form
 
@@ -151,6 +149,10 @@ def spatial_rigid_slip(
     ``p > 0 > b``), integrated in ``s`` (Tsit5) until ``p`` falls through 0, ``b`` rises through 0, the slip stops
     or ``s_max``; each end is located by bisection on the step (:data:`SPATIAL_SLIP_OUTCOMES`); ``saves`` samples
     from the start to the end. jit- and vmap-able."""
+    import diffrax
+
+    from regcontact.compliant.solvers import CrossingBisection
+
     _one_contact(system)
     if q0 is None or v0 is None:
         q0, v0 = system.initial_state()

@@ -98,3 +98,28 @@ def test_a_kept_sweep_is_keyed_by_the_source_of_every_class_in_it():
 
     Typed = type("Typed", (eqx.Module,), {"__module__": "a_session_without_a_file"})
     assert _exported_sweeps._outside_sources({"law": Typed()}) is None
+
+
+def test_a_rerun_in_a_new_process_never_imports_diffrax(tmp_path):
+    """A process that finds its sweep kept runs it without tracing, so it never imports diffrax (0.2 s of a
+    re-run's start-up); the first process traces it and does."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from regcontact.compliant.compilation_cache import use_compilation_cache\n"
+        f"use_compilation_cache({str(tmp_path / 'cache')!r})\n"
+        "from regcontact.compliant.alpha_sweep import alpha_sweep\n"
+        "from regcontact.contact.contact_model import ContactModel\n"
+        "from regcontact.systems.rod import PainleveRod\n"
+        "runs = alpha_sweep(PainleveRod(), ContactModel(), [1e3, 1e5], t_max=0.05)[0]\n"
+        "print(bool(runs.ok.all()), 'diffrax' in sys.modules)\n"
+    )
+
+    def run() -> str:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        return done.stdout.strip()
+
+    assert run() == "True True"
+    assert run() == "True False"
