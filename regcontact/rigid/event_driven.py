@@ -377,6 +377,8 @@ class _Run:
     def _segment(
         self, t: float, t_end: float, q: NDArray, v: NDArray, modes: tuple[ContactLabel, ...], lifting: set[int]
     ):
+        from scipy.integrate import solve_ivp  # imported here: importing the package need not wait for SciPy
+
         n = q.shape[0]
         calls = [0]
         offset = 1e-13 * self.snapshots.length_scale
@@ -419,8 +421,6 @@ class _Run:
                     )
                 )
                 self.event_names.append(("stick_test", i))
-        from scipy.integrate import solve_ivp  # imported here: importing the package need not wait for SciPy
-
         sol = solve_ivp(
             rhs,
             (t, t_end),

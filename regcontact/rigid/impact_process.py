@@ -88,6 +88,8 @@ def impact_process(
     slowest sets how long a decaying contact is first followed: 60 of them, then ten times longer as long as it
     decays, to 10⁴ times); ``decays``: the law has no spring, so
     the closed contacts come to rest and the process ends when their normal velocities are at round-off."""
+    from scipy.integrate import solve_ivp  # imported here: importing the package need not wait for SciPy
+
     G = np.asarray(delassus, dtype=float)
     mu_ = np.asarray(mu, dtype=float).reshape(-1)
     w0 = np.asarray(velocity, dtype=float).reshape(-1, 2)
@@ -128,8 +130,6 @@ def impact_process(
             at_rest = lambda _, state, closed=closed: np.abs(state[k : 3 * k : 2][closed]).max() - 0.01 * zero  # noqa: E731
             events.append(_event(at_rest, -1.0))
             run.event_names.append(("rest", -1))
-        from scipy.integrate import solve_ivp  # imported here: importing the package need not wait for SciPy
-
         solution = solve_ivp(
             lambda _, state, modes=modes: run.field(state, modes),
             (t, horizon),

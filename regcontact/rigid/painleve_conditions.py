@@ -40,6 +40,7 @@ def critical_friction(mass: float = 1.0, length: float = 2.0, inertia: float | N
 
     ``A(φ*(μ), μ)`` decreases from ``1/m`` (at ``μ → 0``) without bound, so a root exists and is unique.
     """
+    from scipy.optimize import brentq  # imported here: importing the package need not wait for SciPy
 
     def minimum_of_A(mu: float) -> float:
         return float(painleve_coefficient(critical_angle(mu), mu, mass, length, inertia))
@@ -47,8 +48,6 @@ def critical_friction(mass: float = 1.0, length: float = 2.0, inertia: float | N
     upper = 1.0
     while minimum_of_A(upper) > 0.0:
         upper *= 2.0
-    from scipy.optimize import brentq  # imported here: importing the package need not wait for SciPy
-
     return brentq(minimum_of_A, 1e-12, upper, xtol=1e-15, rtol=4 * np.finfo(float).eps)
 
 

@@ -234,10 +234,10 @@ def _optimise(
     to round-off, so a thin polyhedron keeps its width down to round-off instead of collapsing to a midpoint.
     Where no such vertex exists (faces crossing by more than round-off) the least-squares point is kept.
     """
-    options = {"primal_feasibility_tolerance": max(tol, 1e-10), "dual_feasibility_tolerance": max(tol, 1e-10)}
-    bounds = [(None, None)] * c.shape[0]
     from scipy.optimize import linprog  # imported here: importing the package need not wait for SciPy
 
+    options = {"primal_feasibility_tolerance": max(tol, 1e-10), "dual_feasibility_tolerance": max(tol, 1e-10)}
+    bounds = [(None, None)] * c.shape[0]
     result = linprog(c, A_ub=A, b_ub=b, bounds=bounds, method="highs", options=options)
     if result.status != 0:
         return None
