@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jax
+
 from regcontact.cli import main
 from regcontact.studies.compliant_text import MAX_PRINTED_SYSTEMS, SHOWN_SYSTEMS, convergence_lines
 
@@ -52,7 +54,8 @@ def test_check_counts_cases_chunks_and_devices(capsys, tmp_path, monkeypatch):
     assert out[1].startswith("table1: valid (compliant_sweep)")
     assert "cases: 12 (2 distinct systems)" in out
     assert any(line.startswith("chunks: 1 of 12 cases") for line in out)
-    assert any(line.startswith("devices: cpu × 2") for line in out)  # the suite runs on two host devices
+    backend = jax.default_backend()  # on a CPU the suite runs on two host devices
+    assert any(line.startswith(f"devices: {backend} × {len(jax.devices(backend))}") for line in out)
     assert any(line.startswith("time: roughly") for line in out)
     assert list(tmp_path.iterdir()) == []  # nothing written
 
