@@ -177,9 +177,9 @@ def _stop_signals(own_process: bool) -> Iterator[None]:
     finally:
         if wakeup is not None:
             signal.set_wakeup_fd(wakeup)
-        for signum, handler in previous.items():
-            if handler is not None:
-                signal.signal(signum, handler)
+        for signum, former in previous.items():
+            if former is not None:
+                signal.signal(signum, former)
 
 
 # --- the run ---------------------------------------------------------------------------------------------------
@@ -353,13 +353,14 @@ def _checkpoints(args: argparse.Namespace, loaded, out_dir: Path):
 def _kept(checkpoints) -> str:
     """``kept 3 of 10 chunks (96 of 320 cases) in out/chunks: --resume continues`` or ``nothing written``, as the
     disk holds them now."""
-    if checkpoints is None or not checkpoints.held():
+    summary = None if checkpoints is None else checkpoints.summary()
+    if summary is None:
         return "nothing written"
-    return f"{checkpoints.summary()}: the same command with --resume continues"
+    return f"{summary}: the same command with --resume continues"
 
 
-#: A Dask scheduler's address: a protocol, a host and a port (``tcp://10.0.0.5:8786``).
-SCHEDULER_ADDRESS = re.compile(r"^[a-z][a-z0-9+.-]*://[^\s/]+:\d+/?$")
+#: A Dask scheduler's address: a host and a port, after a protocol or not (``tcp://10.0.0.5:8786``).
+SCHEDULER_ADDRESS = re.compile(r"^([a-z][a-z0-9+.-]*://)?[^\s/]+:\d+/?$")
 
 
 @contextlib.contextmanager
@@ -374,7 +375,7 @@ def _engine(args: argparse.Namespace):
         return
     flag, value = ("--scheduler", args.scheduler) if args.scheduler else ("--local-cluster", args.local_cluster)
     if args.scheduler is not None and not SCHEDULER_ADDRESS.match(args.scheduler):
-        raise ConfigError(flag, value, "a Dask scheduler address, protocol://host:port (e.g. tcp://10.0.0.5:8786)")
+        raise ConfigError(flag, value, "a Dask scheduler address, [protocol://]host:port (e.g. tcp://10.0.0.5:8786)")
     with contextlib.ExitStack() as stack:
         try:
             engine = stack.enter_context(DaskEngine.connect(args.scheduler, args.local_cluster))

@@ -107,6 +107,8 @@ class ChunkCheckpoints:
         self.chunks = 0
         self.chunk_size: int | None = None
         self.cases = 0
+        #: Chunk files read back or written by this object: known to be this study's, not read again to be counted.
+        self._verified: set[Path] = set()
 
     def _manifest(self) -> dict[str, Any] | None:
         path = self.folder / _MANIFEST
@@ -122,7 +124,10 @@ class ChunkCheckpoints:
         """Every chunk file in the folder and the identity it names."""
         if not self.folder.is_dir():
             return {}
-        return {path: _chunk_identity(path) for path in sorted(self.folder.glob("chunk-*.pkl"))}
+        return {
+            path: self.identity if path in self._verified else _chunk_identity(path)
+            for path in sorted(self.folder.glob("chunk-*.pkl"))
+        }
 
     def problem(self) -> str | None:
         """Why the folder's chunks cannot be resumed by this study (another config or version, in ``study.json``
@@ -181,6 +186,7 @@ class ChunkCheckpoints:
                     if content[:_HEADER_LENGTH] != _HEADER + self.identity.encode() + b"\n":
                         continue
                     done[first] = pickle.loads(content[_HEADER_LENGTH:])
+                    self._verified.add(path)
                 except (OSError, ValueError, pickle.UnpicklingError, EOFError):
                     continue
         self.chunk_size, self.cases = chunk_size, cases
@@ -203,7 +209,9 @@ class ChunkCheckpoints:
                 text = json.dumps(manifest, indent=2, sort_keys=True, default=repr) + "\n"
                 _write_atomically(self.folder / _MANIFEST, text.encode())
             content = _HEADER + self.identity.encode() + b"\n" + pickle.dumps(runs)
-            _write_atomically(self.folder / f"chunk-{first:09d}.pkl", content)
+            path = self.folder / f"chunk-{first:09d}.pkl"
+            _write_atomically(path, content)
+            self._verified.add(path)
         except OSError as error:
             raise ChunkWriteError(
                 f"could not keep a chunk in {str(self.folder)!r} ({error.strerror or error})"
@@ -222,9 +230,11 @@ class ChunkCheckpoints:
             return None
         return chunk, cases
 
-    def summary(self) -> str:
-        """``kept 3 of 10 chunks (96 of 320 cases) in out/chunks``, as the disk holds them now."""
+    def summary(self) -> str | None:
+        """``kept 3 of 10 chunks (96 of 320 cases) in out/chunks``, as the disk holds them now (None: none)."""
         own = self._own()
+        if not own:
+            return None
         layout = self._layout()
         if layout is None:
             return f"kept {len(own)} chunk files in {self.folder}"
@@ -236,3 +246,4 @@ class ChunkCheckpoints:
     def discard(self) -> None:
         """Remove the folder (after the results are written, or to start over)."""
         shutil.rmtree(self.folder, ignore_errors=True)
+        self._verified.clear()

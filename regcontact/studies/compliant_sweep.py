@@ -143,6 +143,11 @@ class CompliantSweep:
         others = [key for key in self.plan.keys if self.plan.axis_of(key) != alpha_axis]
         return others, *self.plan.distinct(others)
 
+    def system_table(self, case: int) -> dict[str, Any]:
+        """The ``[system]`` table of one case (the config's, with the case's swept values put in)."""
+        keys = self.swept("system.")
+        return _with(self.system, "system.", {key: self.plan.values(key, np.array([case]))[0] for key in keys})
+
     def distinct_tables(
         self, table: Literal["system", "contact"], keys: Sequence[str]
     ) -> tuple[np.ndarray, list[dict[str, Any]]]:

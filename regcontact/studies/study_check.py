@@ -11,15 +11,17 @@ from typing import Any
 __all__ = ["check_lines"]
 
 
-def _bytes_per_case(system_table: dict[str, Any]) -> int:
+def _bytes_per_case(config: dict[str, Any]) -> int:
     """Device memory one case of a vmapped Radau solve takes, as :func:`~regcontact.compliant.simulate.case_bytes`
-    estimates it (four ``3d × 3d`` Newton matrices, ``d`` the state size), for the system of the config."""
+    estimates it (four ``3d × 3d`` Newton matrices, ``d`` the state size), for the sweep's first system."""
     import jax
 
     from regcontact.compliant.dynamics import initial_state
+    from regcontact.studies.compliant_sweep import CompliantSweep
     from regcontact.studies.system_config import system_from_config
 
-    state_size = jax.eval_shape(lambda system: initial_state(system).flat, system_from_config(system_table)).size
+    system = system_from_config(CompliantSweep.from_config(config).system_table(0))
+    state_size = jax.eval_shape(lambda system: initial_state(system).flat, system).size
     return 4 * 8 * (3 * state_size) ** 2
 
 
@@ -36,7 +38,7 @@ def check_lines(kind: str, config: dict[str, Any]) -> list[str]:
     count = len(devices)
     given = config["sweep"]["chunk_size"]
     if given is None:
-        chunk = automatic_chunk_size(total, devices, _bytes_per_case(config["system"]))
+        chunk = automatic_chunk_size(total, devices, _bytes_per_case(config))
     else:
         chunk = given
     chunk = count * math.ceil(min(chunk, total) / count)

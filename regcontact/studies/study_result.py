@@ -22,6 +22,7 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -154,7 +155,7 @@ _DEFERRED = (signal.SIGINT, signal.SIGTERM)
 
 
 @contextlib.contextmanager
-def _interrupt_deferred():
+def _interrupt_deferred() -> Iterator[None]:
     """Hold back Ctrl-C and SIGTERM until the block is done, then deliver them: a rename pair is not cut in half."""
     with RENAMING:
         handlers = {signum: signal.getsignal(signum) for signum in _DEFERRED}
@@ -162,13 +163,13 @@ def _interrupt_deferred():
             yield  # only the main thread may set handlers, and one set outside Python cannot be put back
             return
         caught: list[int] = []
-        for signum in _DEFERRED:
-            signal.signal(signum, lambda signum, frame: caught.append(signum))
+        for deferred in _DEFERRED:
+            signal.signal(deferred, lambda signum, frame: caught.append(signum))
         try:
             yield
         finally:
-            for signum, handler in handlers.items():
-                signal.signal(signum, handler)
+            for deferred, handler in handlers.items():
+                signal.signal(deferred, handler)
         for signum in dict.fromkeys(caught):
             signal.raise_signal(signum)
 

@@ -504,7 +504,7 @@ def test_a_scheduler_that_is_not_an_address_is_one_line_and_no_progress(tmp_path
     assert main(["run", config, "--out", str(tmp_path / "out"), "--scheduler", "not-an-address"]) == 2
     assert _one_error_line(capsys) == (
         "regcontact: config error: --scheduler = 'not-an-address': expected a Dask scheduler address, "
-        "protocol://host:port (e.g. tcp://10.0.0.5:8786)"
+        "[protocol://]host:port (e.g. tcp://10.0.0.5:8786)"
     )
     assert not (tmp_path / "out").exists()
 
@@ -539,6 +539,12 @@ def test_device_gpu_without_a_gpu_is_one_line(tmp_path):
     assert done.stderr.startswith("regcontact: config error: --device = 'gpu': expected a device that JAX finds here")
     assert done.stderr.count("\n") == 1
     assert not (tmp_path / "out").exists()
+
+
+def test_run_study_locks_its_out_folder_too(tmp_path):
+    with RunLock.acquire(tmp_path / "out", "/elsewhere/first.toml"):
+        with pytest.raises(ConfigError, match="out = '.*': expected a folder no other run is using"):
+            regcontact.run_study(RIGID, out=tmp_path / "out")
 
 
 def test_run_study_of_a_folder_is_a_config_error(tmp_path):
