@@ -61,8 +61,10 @@ COMPILE_S: dict[str, float] = {
 #: Seconds of solving per case and CPU device at rtol 1e-10, and the exponent of rtol in the step count.
 SOLVE_S_PER_CASE_PER_CPU = 4.0e-3
 RTOL_EXPONENT = -0.1
-#: Cases per second of one GPU (an H100, 1e4 to 3e5 lanes of the Table 1 rod: ``docs/solvers.md``).
-GPU_CASES_PER_S = 10_700.0
+#: One GPU (an H100, the Table 1 family at rtol 1e-10, ``docs/performance.md``): a chunk takes about
+#: ``GPU_CHUNK_S`` plus its cases at ``GPU_CASES_PER_S`` (1,024 lanes 0.21 s, 16,384 0.57 s, 65,536 2.1 s).
+GPU_CASES_PER_S = 35_000.0
+GPU_CHUNK_S = 0.2
 #: Seconds and bytes of host work per case: the batch, the rows, the files.
 HOST_S_PER_CASE = 0.18e-3
 HOST_BYTES_PER_CASE = 1_800.0
@@ -197,7 +199,10 @@ def _lengths(config: Mapping[str, Any], *keys: str) -> list[int]:
 def _solve_seconds(cases: float, per_case_per_cpu: float, devices: DeviceSet) -> float:
     """Seconds to solve ``cases`` vmapped compliant runs across the devices (a GPU at its measured rate)."""
     if devices.platform == "gpu":
-        return cases / (GPU_CASES_PER_S * devices.count)
+        from regcontact.compliant.devices import CASES_PER_DEVICE
+
+        chunks = math.ceil(cases / (CASES_PER_DEVICE["gpu"] * devices.count))
+        return chunks * GPU_CHUNK_S + cases / (GPU_CASES_PER_S * devices.count)
     return cases * per_case_per_cpu / devices.count
 
 
