@@ -77,11 +77,11 @@ def _diffrax_solver(name: str) -> Callable[[], diffrax.AbstractSolver]:
     return make
 
 
-def _radau(**options: Any) -> Callable[[], diffrax.AbstractSolver]:
+def _radau(stages: int = 3, **options: Any) -> Callable[[], diffrax.AbstractSolver]:
     def make() -> diffrax.AbstractSolver:
-        from regcontact.compliant.solvers import RadauIIA5
+        from regcontact.compliant.solvers import RadauIIA5, RadauIIA9
 
-        return RadauIIA5(**options)
+        return (RadauIIA9 if stages == 5 else RadauIIA5)(**options)
 
     return make
 
@@ -89,9 +89,10 @@ def _radau(**options: Any) -> Callable[[], diffrax.AbstractSolver]:
 #: Implicit diffrax solvers by config name, each a function that makes one. ``RadauIIA5`` reads rtol/atol as
 #: Hairer's RADAU5 does (its order-3 error estimate is held to ``0.1 rtol^(2/3)``); ``RadauIIA5_literal_tolerances``
 #: holds it to rtol itself; ``RadauIIA5_hybrid`` is ``RadauIIA5`` with the split simplified-Newton fast path
-#: (``newton="hybrid"``). The compliant field has ``q̇ = v`` and force integrals that feed nothing back, so the
-#: semismooth Newton runs on the velocities only (``second_order=True``: the same iterates, a ``3n × 3n`` system
-#: instead of ``3N × 3N``).
+#: (``newton="hybrid"``); ``RadauIIA9`` is the five-stage Radau IIA of order 9 (its order-5 estimate held to
+#: ``0.1 rtol^(3/5)``, as Hairer's RADAU reads rtol). The compliant field has ``q̇ = v`` and force integrals that
+#: feed nothing back, so the semismooth Newton runs on the velocities only (``second_order=True``: the same
+#: iterates, an ``sn × sn`` system instead of ``sN × sN`` for ``s`` stages).
 #:
 #: diffrax is imported where a solve is traced, not with this module: a study that loads its kept sweep
 #: (:mod:`regcontact.compliant._exported_sweeps`) and a config check never need it (0.2 s of start-up).
@@ -103,6 +104,7 @@ IMPLICIT_SOLVERS: dict[str, Callable[[], diffrax.AbstractSolver]] = {
     "RadauIIA5": _radau(second_order=True),
     "RadauIIA5_literal_tolerances": _radau(radau5_tolerances=False, second_order=True),
     "RadauIIA5_hybrid": _radau(newton="hybrid"),
+    "RadauIIA9": _radau(stages=5, second_order=True),
 }
 
 #: diffrax's result codes, by name, in the order used by :attr:`CompliantRun.status` (last: a code not listed here).

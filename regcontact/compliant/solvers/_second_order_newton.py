@@ -1,10 +1,10 @@
-"""The semismooth Newton step of :class:`~regcontact.compliant.solvers.RadauIIA5` for a mechanical state, on the
-velocities only.
+"""The semismooth Newton step of the Radau IIA solvers (:class:`~regcontact.compliant.solvers.RadauIIA5`,
+:class:`~regcontact.compliant.solvers.RadauIIA9`) for a mechanical state, on the velocities only.
 
 A compliant state is ``y = (q, v, P)`` with ``q̇ = v``, ``v̇ = a(t, q, v)`` and ``Ṗ = λ(q, v)`` (``P``: the force
 integrals, which feed nothing back). Split the stage increments the same way, ``Z = (Z_q, Z_v, Z_P)`` (each
-``3 × ·``), and the Newton system ``(A⁻¹ ⊗ I − diag(h J_i)) ΔZ = −G(Z)`` of the ``3N × 3N`` stage Jacobians has
-rows
+``s × ·`` for ``s`` stages), and the Newton system ``(A⁻¹ ⊗ I − diag(h J_i)) ΔZ = −G(Z)`` of the ``sN × sN`` stage
+Jacobians has rows
 
     q:  A⁻¹ (Z_q + ΔZ_q) = h F_q + h J_qv,i ΔZ_v,i           (h J_qv = h I, h F_q = h (v0 + Z_v))
     v:  A⁻¹ (Z_v + ΔZ_v) = h F_v + h K_i ΔZ_q,i + h C_i ΔZ_v,i   (K = ∂a/∂q, C = ∂a/∂v at stage i)
@@ -12,7 +12,7 @@ rows
 
 (stage-wise products; ``A⁻¹`` mixes stages). The q and P rows are solved by ``A``: with the q-row defect
 ``d = A h F_q − Z_q``, ``ΔZ_q,i = d_i + Σ_j A_ij h J_qv,j ΔZ_v,j``; inserted in the v rows this leaves one
-``3n × 3n`` system for ``ΔZ_v`` (9 × 9 for the rod, against 24 × 24):
+``sn × sn`` system for ``ΔZ_v`` (9 × 9 for the rod with three stages, against 24 × 24; 15 × 15 with five):
 
     Σ_j [A⁻¹_ij I − δ_ij h C_i − h K_i A_ij h J_qv,j] ΔZ_v,j = −(A⁻¹ Z_v − h F_v)_i + h K_i d_i,
 
@@ -41,17 +41,18 @@ __all__ = ["second_order_filter", "second_order_newton_step"]
 
 def second_order_newton_step(
     h_f: Callable[[Array, Array], Array],
-    stage_times: Float[Array, " 3"],
+    stage_times: Float[Array, " s"],
     y0: Float[Array, " N"],
-    Z: Float[Array, "3 N"],
+    Z: Float[Array, "s N"],
     n: int,
-    A: Float[Array, "3 3"],
-    A_inv: Float[Array, "3 3"],
-) -> tuple[Float[Array, "3 N"], Float[Array, "N 2n"]]:
+    A: Float[Array, "s s"],
+    A_inv: Float[Array, "s s"],
+) -> tuple[Float[Array, "s N"], Float[Array, "N 2n"]]:
     """One Newton correction ``ΔZ`` of the collocation equations (see the module docstring), and ``h J`` with
     respect to ``(q, v)`` at the last stage (for the error filter). ``y0 = (q0, v0, P0)``, ``q`` and ``v`` of
     size ``n`` each."""
     dtype = y0.dtype
+    stages = A.shape[0]
     eye = jnp.eye(n, dtype=dtype)
 
     def h_f_and_jacobian(t, y):
@@ -61,7 +62,7 @@ def second_order_newton_step(
         jacobian, value = jax.jacfwd(lambda qv: (of_qv(qv), of_qv(qv)), has_aux=True)(y[: 2 * n])
         return value, jacobian
 
-    hF, hJ = jax.vmap(h_f_and_jacobian)(stage_times, y0[None, :] + Z)  # (3, N), (3, N, 2n)
+    hF, hJ = jax.vmap(h_f_and_jacobian)(stage_times, y0[None, :] + Z)  # (s, N), (s, N, 2n)
     q, v = slice(0, n), slice(n, 2 * n)
     hJ_qv, hK, hC = hJ[:, q, v], hJ[:, v, q], hJ[:, v, v]
     hJ_P = hJ[:, 2 * n :, :]
@@ -73,11 +74,11 @@ def second_order_newton_step(
     coupling = (hK[:, None, :, :, None] * hJ_qv[None, :, None, :, :]).sum(axis=3)  # hK_i hJ_qv,j
     blocks = (
         A_inv[:, :, None, None] * eye[None, None]
-        - jnp.eye(3, dtype=dtype)[:, :, None, None] * hC[:, None, :, :]
+        - jnp.eye(stages, dtype=dtype)[:, :, None, None] * hC[:, None, :, :]
         - A[:, :, None, None] * coupling
     )
-    matrix = blocks.transpose(0, 2, 1, 3).reshape(3 * n, 3 * n)
-    dZ_v = jnp.linalg.solve(matrix, rhs.reshape(-1)).reshape(3, n)
+    matrix = blocks.transpose(0, 2, 1, 3).reshape(stages * n, stages * n)
+    dZ_v = jnp.linalg.solve(matrix, rhs.reshape(-1)).reshape(stages, n)
     dZ_q = defect_q + stage_mix(A, stagewise(hJ_qv, dZ_v))
     dZ_qv = jnp.concatenate([dZ_q, dZ_v], axis=1)
     Z_P = stage_mix(A, hF[:, 2 * n :] + stagewise(hJ_P, dZ_qv))
