@@ -12,7 +12,11 @@ The layers, each a subpackage, from the bottom up (a layer imports only those be
 
 Importing the package switches JAX to float64 once: stiffness ratios of 1e8 and beyond are meaningless in
 float32. This is the one place that sets it: on JAX if it is already imported, else through ``JAX_ENABLE_X64``,
-which JAX reads when it is first imported. The top-level names (``regcontact.solve``, …) are imported on first
+which JAX reads when it is first imported. It also asks for XLA's sequential CPU schedule
+(``--xla_cpu_enable_concurrency_optimized_scheduler=false`` in ``XLA_FLAGS``, read when JAX starts its back ends):
+a solve is a long chain of tiny thunks, and JAX's default schedule hands them between the threads of XLA's pool,
+which costs more than they do (``docs/performance.md``). A user's ``XLA_FLAGS`` that names that flag is kept, and
+nothing is set once JAX has started. The top-level names (``regcontact.solve``, …) are imported on first
 use (:mod:`regcontact._api`), so that importing the package, ``regcontact --help`` and a config error do not
 wait for JAX.
 """
@@ -26,6 +30,27 @@ if "jax" in _sys.modules:
     _sys.modules["jax"].config.update("jax_enable_x64", True)
 else:
     _os.environ["JAX_ENABLE_X64"] = "1"
+
+#: The XLA flag regcontact adds to ``XLA_FLAGS`` before JAX starts (see the module docstring).
+_SEQUENTIAL_SCHEDULE = "--xla_cpu_enable_concurrency_optimized_scheduler=false"
+
+
+def _ask_for_sequential_schedule() -> bool:
+    """Add ``_SEQUENTIAL_SCHEDULE`` to ``XLA_FLAGS`` unless the user's flags name the scheduler or JAX's back
+    ends have started (then the schedule is fixed); whether it was added."""
+    flags = _os.environ.get("XLA_FLAGS", "")
+    bridge = _sys.modules.get("jax._src.xla_bridge")
+    if "xla_cpu_enable_concurrency_optimized_scheduler" in flags or (
+        bridge is not None and bridge.backends_are_initialized()
+    ):
+        return False
+    _os.environ["XLA_FLAGS"] = f"{flags} {_SEQUENTIAL_SCHEDULE}".strip()
+    return True
+
+
+#: Whether importing the package added ``_SEQUENTIAL_SCHEDULE`` (``False``: the user named the flag, or JAX had
+#: started).
+_SCHEDULE_SET_ON_IMPORT = _ask_for_sequential_schedule()
 
 __version__ = "0.1.0"
 
