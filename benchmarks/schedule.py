@@ -1,7 +1,7 @@
 """XLA's CPU schedule against the work: single solves, small batches and sweeps, on one and on all host devices,
 with XLA's concurrency-optimised scheduler (JAX's default) and with the sequential one.
 
-    PYTHONPATH=. python benchmarks/schedule.py [--rounds 3] [--repeats 5] [--quick]
+    PYTHONPATH=. python benchmarks/schedule.py [--rounds 3] [--repeats 5] [--quick] [--work sweep] [--devices 2]
 
 The schedule is fixed when JAX starts (``XLA_FLAGS``; a per-compilation ``compiler_options`` entry is accepted by
 jaxlib 0.10.2 but changes nothing, checked here in section 0), so every set-up is a fresh process, and the set-ups
@@ -38,7 +38,7 @@ ALPHAS = [1e3, 1e6, 1e9, 1e12]
 RTOL = 1e-10
 
 
-def worker(devices: int, repeats: int, sweep_cases: int) -> None:
+def worker(devices: int, repeats: int, sweep_cases: int, work: list[str]) -> None:
     """Print one JSON line: every timed call of each piece of work, in this process's schedule."""
     import regcontact
 
@@ -54,7 +54,7 @@ def worker(devices: int, repeats: int, sweep_cases: int) -> None:
     use_compilation_cache()
     rod, contact = PainleveRod(), ContactModel()
     out: dict[str, list[float]] = {}
-    for solver in ("RadauIIA5", "RadauIIA9"):
+    for solver in ("RadauIIA5", "RadauIIA9") if "single" in work else ():
         settings = SolveSettings(solver=solver, events=("contact_open",))
 
         @jax.jit
@@ -72,12 +72,14 @@ def worker(devices: int, repeats: int, sweep_cases: int) -> None:
             per_step.append(1e6 * (time.perf_counter() - start) / steps)
         out[f"single {solver}, us/step"] = per_step
     settings = SolveSettings(solver="RadauIIA5", events=("contact_open",))
-    small = _batch(family(8))
-    sweep(small, settings, chunk_size=8)
-    out["batch 8, ms"] = [1e3 * sweep(small, settings, chunk_size=8)[1].run_s for _ in range(repeats)]
-    cases = _batch(sorted(family(sweep_cases), key=lambda p: p["alpha"]))
-    sweep(cases, settings)
-    out[f"sweep {sweep_cases}, ms"] = [1e3 * sweep(cases, settings)[1].run_s for _ in range(repeats)]
+    if "batch" in work:
+        small = _batch(family(8))
+        sweep(small, settings, chunk_size=8)
+        out["batch 8, ms"] = [1e3 * sweep(small, settings, chunk_size=8)[1].run_s for _ in range(repeats)]
+    if "sweep" in work:
+        cases = _batch(sorted(family(sweep_cases), key=lambda p: p["alpha"]))
+        sweep(cases, settings)
+        out[f"sweep {sweep_cases}, ms"] = [1e3 * sweep(cases, settings)[1].run_s for _ in range(repeats)]
     print(json.dumps(out), flush=True)
 
 
@@ -116,18 +118,22 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="one round, two repeats, a 64-case sweep")
     parser.add_argument("--worker", type=int, help="(internal) host devices of a worker process")
     parser.add_argument("--sweep-cases", type=int, default=256)
+    parser.add_argument("--work", default="single,batch,sweep", help="which work: single, batch, sweep")
+    parser.add_argument("--devices", default="", help="host device counts (default: 1 and every core)")
     args = parser.parse_args()
     if args.quick:
         args.rounds, args.repeats, args.sweep_cases = 1, 2, 64
     if args.worker:
-        worker(args.worker, args.repeats, args.sweep_cases)
+        worker(args.worker, args.repeats, args.sweep_cases, args.work.split(","))
         return
     from benchmarks.work_precision import machine
 
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     print(f"{machine()}; load average {os.getloadavg()[0]:.2f} at the start")
-    print(compiler_options_check(), flush=True)
-    setups = [(devices, name) for devices in sorted({1, cores}) for name in SCHEDULES]
+    if "single" in args.work:
+        print(compiler_options_check(), flush=True)
+    counts = sorted({int(d) for d in args.devices.split(",")} if args.devices else {1, cores})
+    setups = [(devices, name) for devices in counts for name in SCHEDULES]
     results: dict[tuple[int, str], dict[str, list[float]]] = {setup: {} for setup in setups}
     with tempfile.TemporaryDirectory() as cache:
         for _ in range(args.rounds):
@@ -139,18 +145,18 @@ def main() -> None:
                     "REGCONTACT_COMPILATION_CACHE": cache,
                 }
                 command = [sys.executable, __file__, "--worker", str(devices), "--repeats", str(args.repeats)]
-                command += ["--sweep-cases", str(args.sweep_cases)]
+                command += ["--sweep-cases", str(args.sweep_cases), "--work", args.work]
                 out = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
                 for key, values in json.loads(out.splitlines()[-1]).items():
                     results[devices, name].setdefault(key, []).extend(values)
     keys = list(results[setups[0]])
     print(f"\nmedians over {args.rounds} rounds x {args.repeats} calls; less is faster")
     header = ["work", *(f"{d} device{'s' if d > 1 else ''}, {n.split()[0]}" for d, n in setups)]
-    header += [f"{d} dev.: concurrent / sequential" for d in sorted({1, cores})]
+    header += [f"{d} dev.: concurrent / sequential" for d in counts]
     rows = []
     for key in keys:
         medians = {setup: statistics.median(results[setup][key]) for setup in setups}
-        ratios = [medians[d, "concurrent (JAX's default)"] / medians[d, "sequential"] for d in sorted({1, cores})]
+        ratios = [medians[d, "concurrent (JAX's default)"] / medians[d, "sequential"] for d in counts]
         rows.append([key, *(f"{medians[s]:.2f}" for s in setups), *(f"{r:.2f}x" for r in ratios)])
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
     print("  ".join(h.rjust(w) for h, w in zip(header, widths)))
