@@ -123,7 +123,9 @@ def rule_problem(value: Any, rule: Rule) -> tuple[Any, str] | None:
         return (value, expected + _FLUSHED) if abs(x) < _TINY and not test(0.0) else None
     try:
         array = np.asarray(value)
-    except (TypeError, ValueError):
+        if array.dtype == object and isinstance(value, list | tuple):  # Python integers beyond int64
+            array = np.asarray(value, dtype=float)
+    except (TypeError, ValueError, OverflowError):
         return value, expected
     if array.dtype.kind not in "iuf" or array.size == 0:
         return value, expected

@@ -365,7 +365,7 @@ def test_a_traced_input_that_breaks_a_rule_fails_its_run_by_name_and_leaves_the_
     systems = eqx.tree_at(lambda s: (s.mu, s.vx0, s.mass), systems, (mu, vx0, mass))
     t_max = float(rc.contact_time(ROD, alpha))
     controls = rc.Controls(rtol=np.full(n, 1e-10), atol=np.full(n, 1e-12), t_max=np.full(n, t_max))
-    rtol, atol = controls.rtol.copy(), controls.atol.copy()
+    rtol, atol = np.array(controls.rtol), np.array(controls.atol)
     rtol[3], atol[5] = 2.0, 0.0
     controls = eqx.tree_at(lambda c: (c.rtol, c.atol), controls, (rtol, atol))
     cases = rc.Case(systems, jtu.tree_map(_batch(n), ContactModel()), np.full(n, alpha), controls)
