@@ -169,7 +169,7 @@ class SolveSettings:
             unknown = [entry for entry in names if not isinstance(entry, str) or entry not in known]
             if unknown:
                 raise ArgumentError(name, names, f"{expected} (not {unknown[0]!r})")
-            object.__setattr__(self, name, tuple(names))  # hashable: the settings key a compilation
+            object.__setattr__(self, name, tuple(names))  # hashable: the settings are a compilation's key
         object.__setattr__(self, "max_steps", check_count("max_steps", self.max_steps, MAX_STEPS))
 
 
