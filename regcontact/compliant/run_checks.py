@@ -65,7 +65,7 @@ from regcontact.compliant.resolution import gap_resolution, normal_speed_resolut
 from regcontact.compliant.spatial_dynamics import SpatialCompliantState
 from regcontact.contact.contact_model import ContactModel
 from regcontact.systems.spatial_system import AbstractSpatialSystem
-from regcontact.systems.system import AbstractSystem
+from regcontact.systems.system import AbstractSystem, is_float
 
 __all__ = ["ENERGY_TOLERANCE", "INPUT_CHECKS", "RUN_CHECKS", "check_inputs", "check_run", "total_energy"]
 
@@ -148,8 +148,8 @@ def check_inputs(
 ) -> Int[Array, ""]:
     """Index into :data:`RUN_CHECKS` of the first input rule the run breaks (module docstring), 0 if none: the
     rules of the constructors, applied in the compiled run to values that were traced when they were given."""
-    leaves = [jnp.asarray(leaf) for leaf in jtu.tree_leaves((system, contact, alpha, rtol, atol, t_max, state0))]
-    finite = jnp.stack([jnp.all(jnp.isfinite(leaf)) for leaf in leaves if jnp.issubdtype(leaf.dtype, jnp.inexact)])
+    leaves = jtu.tree_leaves((system, contact, alpha, rtol, atol, t_max, state0))
+    finite = jnp.stack([jnp.all(jnp.isfinite(leaf)) for leaf in leaves if is_float(leaf)])
     law_rules = [
         _rules_hold(law, {name: RULES[rule] for name, rule in type(law).PARAMETERS.items()})
         for law in (contact.normal, contact.friction)

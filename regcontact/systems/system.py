@@ -156,8 +156,16 @@ def _initial_values(system: Any) -> SystemValues:
     return system.mass_matrix(q0), jnp.asarray(system.friction_coefficients), q0, v0, leaves
 
 
+def is_float(leaf: Any) -> bool:
+    """Whether a leaf is a floating-point number or array (a leaf of another kind is not a parameter to check)."""
+    try:
+        return bool(jnp.issubdtype(jnp.result_type(leaf), jnp.inexact))
+    except TypeError:
+        return False
+
+
 def _float_leaves(system: Any) -> list[Any]:
-    return [leaf for leaf in jtu.tree_leaves(system) if jnp.issubdtype(jnp.result_type(leaf), jnp.inexact)]
+    return [leaf for leaf in jtu.tree_leaves(system) if is_float(leaf)]
 
 
 #: One compiled call each (compiled once per class and shape), not an eager evaluation op by op.
@@ -172,7 +180,7 @@ _SHAPE_PROBLEMS: dict[Any, str | None] = {}
 def cached_shape_problem(system: Any, find: Callable[[Any], str | None]) -> str | None:
     """``find(system)``, remembered for every system of the same class, structure and leaf shapes."""
     leaves, structure = jtu.tree_flatten(system)
-    key = (find, structure, tuple((np.shape(leaf), jnp.result_type(leaf)) for leaf in leaves))
+    key = (find, structure, tuple((np.shape(leaf), getattr(leaf, "dtype", type(leaf))) for leaf in leaves))
     try:
         return _SHAPE_PROBLEMS[key]
     except KeyError:
@@ -188,7 +196,7 @@ def cached_shape_problem(system: Any, find: Callable[[Any], str | None]) -> str 
 def _leaf_names(system: Any) -> list[str]:
     """The field (path) of each floating-point leaf, as :func:`_float_leaves` orders them."""
     named = jtu.tree_flatten_with_path(system)[0]
-    return [jtu.keystr(path).lstrip(".") for path, leaf in named if jnp.issubdtype(jnp.result_type(leaf), jnp.inexact)]
+    return [jtu.keystr(path).lstrip(".") for path, leaf in named if is_float(leaf)]
 
 
 def _value_problems(
