@@ -417,7 +417,10 @@ def systems_from_config(tables: list[dict[str, Any]]) -> AbstractSystem:
 
     batch = None
     if kind.elementwise and len(tables) >= ELEMENTWISE_FROM:
-        batch = _elementwise_batch(kind, tables)
+        try:
+            batch = _elementwise_batch(kind, tables)
+        except ValueError:  # a system the constructor refuses: found and named one by one below
+            batch = None
     if batch is None:
         built = []
         for index, table in enumerate(tables):

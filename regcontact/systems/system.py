@@ -252,7 +252,12 @@ def check_built(system: Any, shape_problem: Callable[[Any], str | None], values:
     """At construction: :func:`check_system`'s values of a single system whose leaves are all concrete (Python
     numbers, numpy or eager JAX arrays); a traced system has no values yet, and a batch (or a system whose shapes
     are wrong) is checked as a batch, by :func:`first_bad_system`, or by :func:`check_system`."""
-    if is_traced(system) or cached_shape_problem(system, shape_problem) is not None:
+    if is_traced(system):
+        return
+    try:
+        if cached_shape_problem(system, shape_problem) is not None:
+            return
+    except (TypeError, ValueError, IndexError):  # shapes that do not even trace together: a batch, or a broken body
         return
     with jax.ensure_compile_time_eval():  # built inside a trace, with concrete values: evaluate them now
         found = _value_problems(system, *_host(values(system), batched=False))
