@@ -33,7 +33,7 @@ from regcontact.systems.reduced_two_contact import (
     default_tangential,
 )
 from regcontact.systems.rod import PainleveRod
-from regcontact.systems.system import AbstractSystem, check_system, first_bad_system
+from regcontact.systems.system import AbstractSystem, check_system, checked_together, first_bad_system
 from regcontact.systems.two_point_rod import TwoPointRod
 
 __all__ = [
@@ -354,7 +354,8 @@ def _built(kind: str, system: dict[str, Any]) -> AbstractSystem:
 def system_from_config(system: dict[str, Any]) -> AbstractSystem:
     """The system a validated ``[system]`` table describes, checked (:func:`check_system`) before it is used."""
     kind = system.get("kind", DEFAULT_KIND)
-    built = _built(kind, system)
+    with checked_together():
+        built = _built(kind, system)
     try:
         check_system(built)
     except ValueError as error:
@@ -416,19 +417,20 @@ def systems_from_config(tables: list[dict[str, Any]]) -> AbstractSystem:
         return f", at {where}" if where else ""
 
     batch = None
-    if kind.elementwise and len(tables) >= ELEMENTWISE_FROM:
-        try:
-            batch = _elementwise_batch(kind, tables)
-        except ValueError:  # a system the constructor refuses: found and named one by one below
-            batch = None
-    if batch is None:
-        built = []
-        for index, table in enumerate(tables):
+    with checked_together():  # the batch is checked below, in one evaluation
+        if kind.elementwise and len(tables) >= ELEMENTWISE_FROM:
             try:
-                built.append(_built(name, table))
-            except cfg.ConfigError as error:
-                raise cfg.ConfigError(error.key, error.value, error.expected + at(index)) from None
-        batch = jtu.tree_map(lambda *leaves: np.stack([np.asarray(leaf) for leaf in leaves]), *built)
+                batch = _elementwise_batch(kind, tables)
+            except ValueError:  # a system the constructor refuses: found and named one by one below
+                batch = None
+        if batch is None:
+            built = []
+            for index, table in enumerate(tables):
+                try:
+                    built.append(_built(name, table))
+                except cfg.ConfigError as error:
+                    raise cfg.ConfigError(error.key, error.value, error.expected + at(index)) from None
+            batch = jtu.tree_map(lambda *leaves: np.stack([np.asarray(leaf) for leaf in leaves]), *built)
     found = first_bad_system(batch)
     if found is not None:
         index, problem = found
