@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
-from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, check_argument
+from regcontact._argument_checks import (
+    FINITE,
+    NONNEGATIVE,
+    POSITIVE,
+    ArgumentError,
+    Rule,
+    check_arguments,
+    is_traced,
+    rule_problem,
+)
 from regcontact.systems.system import AbstractSystem
 
 __all__ = ["AbstractPlanarRod", "slender_inertia"]
@@ -21,6 +32,17 @@ class AbstractPlanarRod(AbstractSystem):
     angle counter-clockwise from the ground), under gravity ``g``, a torque ``τ`` and a horizontal force
     ``f_x``; ``M = diag(m, m, I)``. Subclasses say where the contacts are and how the rod starts."""
 
+    #: The rules of the arguments every rod has (a subclass adds those of its initial state).
+    ROD_RULES: ClassVar[dict[str, Rule]] = {
+        "mass": POSITIVE,
+        "length": POSITIVE,
+        "inertia": POSITIVE,
+        "gravity": FINITE,
+        "torque": FINITE,
+        "force_x": FINITE,
+        "mu": NONNEGATIVE,
+    }
+
     mass: Float[Array, ""]
     length: Float[Array, ""]
     inertia: Float[Array, ""]
@@ -30,22 +52,31 @@ class AbstractPlanarRod(AbstractSystem):
     mu: Float[Array, ""]
 
     def _set_rod(self, mass, length, inertia, gravity, torque, force_x, mu) -> None:
-        """Check the shared fields (the config's rules) and fill them as float64 arrays (``inertia=None``: a
-        slender rod)."""
-        for name, value, rule in (
-            ("mass", mass, POSITIVE),
-            ("length", length, POSITIVE),
-            ("inertia", inertia, POSITIVE),
-            ("gravity", gravity, FINITE),
-            ("torque", torque, FINITE),
-            ("force_x", force_x, FINITE),
-            ("mu", mu, NONNEGATIVE),
-        ):
-            check_argument(name, value, rule)
+        """Check the shared arguments (``ARGUMENT_RULES``, the config's rules) and fill them as float64 arrays
+        (``inertia=None``: a slender rod, whose ``m l²/12`` is checked too: it can overflow or underflow)."""
+        check_arguments(
+            self.ARGUMENT_RULES,
+            mass=mass,
+            length=length,
+            inertia=inertia,
+            gravity=gravity,
+            torque=torque,
+            force_x=force_x,
+            mu=mu,
+        )
         f64 = lambda a: jnp.asarray(a, dtype=float)  # noqa: E731
         self.mass = f64(mass)
         self.length = f64(length)
-        self.inertia = f64(slender_inertia(mass, length) if inertia is None else inertia)
+        if inertia is None:
+            inertia = slender_inertia(mass, length)
+            if not is_traced(inertia):
+                problem = rule_problem(inertia, self.ARGUMENT_RULES["inertia"])
+                if problem is not None:
+                    shown, expected = problem
+                    raise ArgumentError(
+                        "inertia", shown, f"{expected} (a slender rod's m l²/12, of this mass and length)"
+                    )
+        self.inertia = f64(inertia)
         self.gravity = f64(gravity)
         self.torque = f64(torque)
         self.force_x = f64(force_x)
