@@ -47,8 +47,11 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
     contact = raw.get("contact", {}) if isinstance(raw.get("contact", {}), dict) else {}
     normal_name = contact.get("normal_law", "spring_damper")
     friction_name = contact.get("friction_law", "viscous_coulomb")
-    normal = NORMAL_LAWS.get(normal_name, next(iter(NORMAL_LAWS.values())))
-    friction = FRICTION_LAWS.get(friction_name, next(iter(FRICTION_LAWS.values())))
+    # Raw values, not yet validated (a list is not a name): an unknown one is refused by the schema's choice.
+    normal = NORMAL_LAWS.get(normal_name if isinstance(normal_name, str) else "", next(iter(NORMAL_LAWS.values())))
+    friction = FRICTION_LAWS.get(
+        friction_name if isinstance(friction_name, str) else "", next(iter(FRICTION_LAWS.values()))
+    )
     kind = system_kind(raw)
     single = {
         "study": cfg.study_fields(KIND),

@@ -285,9 +285,9 @@ def system_kind(raw: Mapping[str, Any]) -> str:
     """The ``[system] kind`` a raw config names (default ``painleve_rod``); ``ConfigError`` for an unknown one."""
     table = raw.get("system", {})
     name = table.get("kind", DEFAULT_KIND) if isinstance(table, Mapping) else DEFAULT_KIND
-    if name not in SYSTEM_KINDS:
+    if not isinstance(name, str) or name not in SYSTEM_KINDS:
         known = "one of " + ", ".join(repr(kind) for kind in SYSTEM_KINDS)
-        if name in SPATIAL_SYSTEM_KINDS:
+        if isinstance(name, str) and name in SPATIAL_SYSTEM_KINDS:
             known = f"a planar system kind, {known} ({name!r} is spatial: it runs in study.kind = 'spatial_crossing')"
         raise cfg.ConfigError("system.kind", name, known)
     return name
@@ -298,9 +298,13 @@ def spatial_system_kind(raw: Mapping[str, Any]) -> str:
     unknown one."""
     table = raw.get("system", {})
     name = table.get("kind", "spatial_rod") if isinstance(table, Mapping) else "spatial_rod"
-    if name not in SPATIAL_SYSTEM_KINDS:
+    if not isinstance(name, str) or name not in SPATIAL_SYSTEM_KINDS:
         known = ", ".join(repr(kind) for kind in SPATIAL_SYSTEM_KINDS)
-        planar = f" ({name!r} is planar: it runs in the planar study kinds)" if name in SYSTEM_KINDS else ""
+        planar = (
+            f" ({name!r} is planar: it runs in the planar study kinds)"
+            if isinstance(name, str) and name in SYSTEM_KINDS
+            else ""
+        )
         raise cfg.ConfigError("system.kind", name, f"a spatial system kind, one of {known}{planar}")
     return name
 
