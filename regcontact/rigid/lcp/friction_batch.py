@@ -29,8 +29,19 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from regcontact.rigid.lcp.enumeration import _accept, _add_distinct
-from regcontact.rigid.lcp.friction import FrictionLCP, FrictionSolutions, distinct_reactions, friction_lcp
+from regcontact.rigid.lcp.enumeration import (
+    accept_in_own_units,
+    add_distinct_in_own_units,
+    block_units,
+    solve_accuracy,
+)
+from regcontact.rigid.lcp.friction import (
+    _TO_REACTION,
+    FrictionLCP,
+    FrictionSolutions,
+    distinct_reactions,
+    friction_lcp,
+)
 
 __all__ = ["friction_solutions_batch"]
 
@@ -54,58 +65,81 @@ def friction_solutions_batch(
         return []
     M = np.stack([problem.M for problem in scaled])
     q = np.stack([problem.q for problem in scaled])
-    norm_M = np.linalg.norm(M, 2, axis=(1, 2))
+    data = [problem.data_scales() for problem in scaled]
+    E = np.stack([scales.entries for scales in data])
+    Q = np.stack([scales.constants for scales in data])
     fast = _clear_cut(scaled)
     points: list[list[NDArray[np.float64]]] = [[] for _ in range(count)]
-    z_scale = np.abs(q).max(axis=1) / norm_M
+    errors: list[list[NDArray[np.float64]]] = [[] for _ in range(count)]
     for mask in range(16):
         support = np.array([i for i in range(4) if mask >> i & 1], dtype=int)
-        z = np.zeros((count, 4))
+        z, units, accuracy = np.zeros((count, 4)), np.zeros((count, 4)), np.zeros((count, 4))
         if support.size:
             block = M[:, support[:, None], support[None, :]]
-            sigma = np.linalg.svd(block)[1]
-            rank = np.sum(sigma > tol * norm_M[:, None], axis=1)
+            c, r, u = block_units(E[:, support[:, None], support[None, :]])
+            sigma = np.linalg.svd(r[:, :, None] * block * c[:, None, :])[1]
+            rank = np.sum(sigma > tol * u[:, None], axis=1)
             singular = rank < support.size
             expected = _SINGULAR_RANKS.get(mask, support.size)  # singular exactly where W regular makes it so
             fast &= rank == expected
             regular = fast & ~singular
             if mask in _SINGULAR_RANKS or not regular.any():
                 continue
-            z[np.ix_(regular, support)] = np.linalg.solve(block[regular], -q[regular][:, support, None])[..., 0]
+            rhs = -q[regular][:, support]
+            solved = np.linalg.solve(block[regular], rhs[..., None])[..., 0]
+            z[np.ix_(regular, support)] = solved
+            c = c[regular]
+            units[np.ix_(regular, support)] = c * np.abs(solved / c).max(axis=1, keepdims=True)
+            accuracy[np.ix_(regular, support)] = solve_accuracy(block[regular], solved, rhs)
         else:
             regular = fast.copy()
-        for j in np.flatnonzero(regular & _roughly_solves(M, q, z)).tolist():
-            point = _accept(M[j], q[j], z[j], tol)
+        for j in np.flatnonzero(regular & _roughly_solves(M, q, z, units, accuracy, E, Q, tol)).tolist():
+            point = accept_in_own_units(M[j], q[j], z[j], units[j], accuracy[j], data[j], tol)
             if point is not None:
-                _add_distinct(points[j], point, M[j], q[j], 1e2 * tol, z_scale[j])
+                add_distinct_in_own_units(
+                    points[j], errors[j], point, accuracy[j], M[j], q[j], 1e2 * tol, data[j].solution_scale()
+                )
     results: list[FrictionSolutions | None] = []
     for i, problem in enumerate(scaled):
         if not fast[i]:
             results.append(None)
             continue
         reactions = [problem.reaction(point) for point in points[i]]
+        accuracies = [np.abs(_TO_REACTION) @ error for error in errors[i]]
         sticking = _sticking(problem)
         if _sticking_admissible(problem, sticking):  # the copy from {λ_n, λ⁺, λ⁻}, merged into the listed one
-            copies = distinct_reactions(problem, [*reactions, sticking], tol)
-            if len(copies) != len(distinct_reactions(problem, reactions, tol)):
+            copies = distinct_reactions(problem, [*reactions, sticking], tol, [*accuracies, np.zeros(2)])
+            if len(copies) != len(distinct_reactions(problem, reactions, tol, accuracies)):
                 results.append(None)
                 continue
         if _free_at_round_off(problem):  # {β}: Λ = 0, after the isolated points as the one-problem search lists it
             reactions.append(np.zeros(2))
-        found = distinct_reactions(problem, reactions, tol)
+            accuracies.append(np.zeros(2))
+        found = distinct_reactions(problem, reactions, tol, accuracies)
         results.append(FrictionSolutions(reactions=reaction_scales[i] * found, continua=()))
     return results
 
 
-def _roughly_solves(M: NDArray[np.float64], q: NDArray[np.float64], z: NDArray[np.float64]) -> NDArray[np.bool_]:
-    """Which ``z`` come within ``1e-9`` of solving their LCP (relative, as :func:`lcp_residual`): a superset of
-    those the exact test at ``tol ≤ 1e-11`` accepts, so only these are tested exactly."""
-    w = np.einsum("nij,nj->ni", M, z) + q
-    norm = np.abs(M).sum(axis=2).max(axis=1)
-    scale = np.maximum(np.maximum(norm * np.abs(z).max(axis=1), np.abs(q).max(axis=1)), 1e-300)
-    z_hat = norm[:, None] * z
-    worst = np.maximum(-np.minimum(z_hat.min(axis=1), w.min(axis=1)), np.abs(np.minimum(z_hat, w)).max(axis=1))
-    return worst <= 1e-9 * scale
+def _roughly_solves(
+    M: NDArray[np.float64],
+    q: NDArray[np.float64],
+    z: NDArray[np.float64],
+    units: NDArray[np.float64],
+    accuracy: NDArray[np.float64],
+    E: NDArray[np.float64],
+    Q: NDArray[np.float64],
+    tol: float,
+) -> NDArray[np.bool_]:
+    """Which ``z`` come within four times :func:`accept_in_own_units`' allowances of solving their LCP: a superset
+    of those it accepts, so only these are tested exactly."""
+    slack = 4.0 * (tol * units + accuracy)
+    clipped = np.where((z < 0) & (z >= -slack), 0.0, z)
+    w = np.einsum("nij,nj->ni", M, clipped) + q
+    allowance = 4.0 * (
+        tol * (np.einsum("nij,nj->ni", E, np.abs(clipped)) + Q) + np.einsum("nij,nj->ni", np.abs(M), accuracy)
+    )
+    ok = np.all(clipped >= 0, axis=1) & np.all(w >= -allowance, axis=1)
+    return ok & np.all((clipped <= 0) | (np.abs(w) <= allowance), axis=1) & np.all(np.isfinite(z), axis=1)
 
 
 def _sticking(problem: FrictionLCP) -> NDArray[np.float64]:

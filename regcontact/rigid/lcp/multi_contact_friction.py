@@ -35,8 +35,14 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from regcontact.rigid.lcp.complementarity import solutions_coincide
-from regcontact.rigid.lcp.enumeration import SolutionContinuum, all_solutions
-from regcontact.rigid.lcp.friction import _nearest_power_of_two, reactions_fixed
+from regcontact.rigid.lcp.enumeration import DataScales, SolutionContinuum, all_solutions
+from regcontact.rigid.lcp.friction import (
+    _accuracy,
+    _extreme_accuracy,
+    _nearest_power_of_two,
+    law_data_scales,
+    reactions_fixed,
+)
 
 __all__ = [
     "MultiContactFrictionLCP",
@@ -97,6 +103,14 @@ class MultiContactFrictionLCP:
         norm_G = _nearest_power_of_two(np.abs(self.delassus).sum(axis=1).max())
         rate = _nearest_power_of_two(np.abs(self.free).max(), default=norm_G)
         return rate / norm_G, rate
+
+    def data_scales(self) -> DataScales:
+        """The round-off each entry carries (:func:`~regcontact.rigid.lcp.friction.law_data_scales`)."""
+        full = self.slip_direction == 0
+        folded = self.slip_direction != 0
+        return law_data_scales(
+            self.M, self.delassus, self.free, self.offsets[full] + 3, self.offsets[folded], self.mu[folded]
+        )
 
     def nondimensional(self) -> tuple[MultiContactFrictionLCP, float, float]:
         """``(the law for ũ = (ρ/σ) G λ̃ + b/σ, ρ, σ)``: entries of order one; its reactions times ``ρ`` are
@@ -199,22 +213,29 @@ def multi_contact_friction_solutions(
 def _reactions(problem: MultiContactFrictionLCP, tol: float, max_size: int) -> MultiContactFrictionSolutions:
     """Distinct reactions of a (well-scaled) LCP, from every solution of the LCP."""
     k = problem.num_contacts
-    found = all_solutions(problem.M, problem.q, tol=tol, max_size=max_size)
+    found = all_solutions(problem.M, problem.q, tol=tol, max_size=max_size, scales=problem.data_scales())
     reactions = [problem.reaction(z).reshape(-1) for z in found.solutions]
+    accuracies = [np.abs(problem.to_reaction) @ error for error in _accuracy(found)]
     continua: list[NDArray[np.float64]] = []
     for continuum in found.continua:
         ranges = [_range(continuum, functional) for functional in problem.to_reaction]
         ends = np.array([[lo for lo, _ in ranges], [hi for _, hi in ranges]])
         if reactions_fixed(continuum, problem.to_reaction, ends):
             reactions.append(problem.reaction(continuum.extremes[0]).reshape(-1))  # only β or the λ± split vary
+            accuracies.append(np.abs(problem.to_reaction) @ _extreme_accuracy(continuum))
         elif not any(_same_box(ends, other) for other in continua):
             continua.append(ends)
     norm_G = np.abs(problem.delassus).max()
     reaction_scale = np.abs(problem.free).max() / norm_G if norm_G > 0 else 0.0  # typical size of a reaction
     distinct: list[NDArray[np.float64]] = []
-    for reaction in reactions:
-        if not any(solutions_coincide(reaction, other, 1e2 * tol, reaction_scale) for other in distinct):
+    kept: list[NDArray[np.float64]] = []
+    for reaction, error in zip(reactions, accuracies):
+        if not any(
+            solutions_coincide(reaction, other, 1e2 * tol, reaction_scale, error + e)
+            for other, e in zip(distinct, kept)
+        ):
             distinct.append(reaction)
+            kept.append(error)
     return MultiContactFrictionSolutions(
         reactions=np.array(distinct).reshape(len(distinct), k, 2),
         continua=tuple(box.reshape(2, k, 2) for box in continua),
