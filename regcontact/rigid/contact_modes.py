@@ -144,7 +144,9 @@ def _admissible(
     reaction_zero = tol * np.maximum(size, norm_b / norm_G)
     rate_zero = tol * (norm_G * size + norm_b)
     lam_n, lam_t, u_n, u_t = lam[..., 0], lam[..., 1], u[..., 0], u[..., 1]
-    ok = np.where(modes == 0, u_n >= -rate_zero, lam_n >= -reaction_zero)  # NaN compares False, quietly
+    # a sliding contact's normal reaction is 1/μ of its friction: its sign is judged on that scale
+    normal_zero = np.where(modes >= 2, reaction_zero / np.maximum(mu, 1.0), reaction_zero)
+    ok = np.where(modes == 0, u_n >= -rate_zero, lam_n >= -normal_zero)  # NaN compares False, quietly
     ok &= (modes != 1) | (np.abs(lam_t) <= mu * lam_n + reaction_zero)
     ok &= (modes != 2) | (u_t >= -rate_zero)
     ok &= (modes != 3) | (u_t <= rate_zero)

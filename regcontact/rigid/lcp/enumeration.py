@@ -28,7 +28,7 @@ is the case in point: exact numbers, μ anywhere in ``[0, 1e300]``, next to rate
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -160,7 +160,12 @@ class LCPSolutions:
 
 
 def all_solutions(
-    M: ArrayLike, q: ArrayLike, tol: float = 1e-12, max_size: int = 16, scales: DataScales | None = None
+    M: ArrayLike,
+    q: ArrayLike,
+    tol: float = 1e-12,
+    max_size: int = 16,
+    scales: DataScales | None = None,
+    apart: Sequence[tuple[int, int]] = (),
 ) -> LCPSolutions:
     """Every solution of LCP(M, q) (``w = M z + q ≥ 0``, ``z ≥ 0``, ``zᵀ w = 0``).
 
@@ -173,6 +178,10 @@ def all_solutions(
         max_size: largest ``n`` accepted (the search visits ``2ⁿ`` index sets).
         scales: the round-off each entry of ``M`` and ``q`` carries (:class:`DataScales`); given, every test is
             made in each index set's own units, row by row (module docstring), instead of against ``‖M‖``.
+        apart: pairs of unknowns never searched together in a support, for problems whose every solution with both
+            positive repeats one with either zero: the two friction parts ``λ⁺, λ⁻`` of one contact (subtracting
+            ``min(λ⁺, λ⁻)`` from both keeps the reaction and the solution; the split, up to ``μ λ_n``, only adds
+            round-off). The solution set is then listed by representatives.
     """
     M = np.atleast_2d(np.asarray(M, dtype=float))
     q = np.atleast_1d(np.asarray(q, dtype=float))
@@ -181,13 +190,14 @@ def all_solutions(
         raise ValueError(f"M has shape {M.shape}, expected ({n}, {n}) to match q")
     if n > max_size:
         raise ValueError(f"all_solutions searches 2^n complementary index sets; n = {n} exceeds max_size = {max_size}")
+    masks = _masks(n, apart)
     if scales is not None:
-        return _all_solutions_in_own_units(M, q, tol, scales)
+        return _all_solutions_in_own_units(M, q, tol, scales, masks)
     norm_M = float(np.linalg.norm(M, 2)) if n else 0.0
     z_scale = np.abs(q).max(initial=0.0) / norm_M if norm_M > 0 else 0.0  # typical size of a solution
     points: list[NDArray[np.float64]] = []
     continua: list[SolutionContinuum] = []
-    for mask in range(2**n):
+    for mask in masks:
         support = np.array([i for i in range(n) if mask >> i & 1], dtype=int)
         point, continuum = _solutions_with_support(M, q, support, norm_M, tol)
         if point is not None:
@@ -196,6 +206,12 @@ def all_solutions(
             continua.append(continuum)
     solutions = np.array(points).reshape(len(points), n)
     return LCPSolutions(solutions=solutions, continua=tuple(continua), scale=z_scale)
+
+
+def _masks(n: int, apart: Sequence[tuple[int, int]]) -> list[int]:
+    """The supports searched, as bit masks in increasing order: all ``2ⁿ`` but those holding a pair of ``apart``."""
+    pairs = [(1 << i) | (1 << j) for i, j in apart]
+    return [mask for mask in range(2**n) if not any(mask & pair == pair for pair in pairs)]
 
 
 def _solutions_with_support(
@@ -397,17 +413,21 @@ def powers_of_two(x: NDArray[np.float64]) -> NDArray[np.float64]:
     powers of two is exact in floating point, so a problem rescaled by them has the same bits, rescaled."""
     x = np.asarray(x, dtype=float)
     positive = x > 0
-    exponents = -np.round(np.log2(np.where(positive, x, 1.0)))
+    exponents = np.clip(-np.round(np.log2(np.where(positive, x, 1.0))), -1022, 1023)  # normal numbers only
     return np.where(positive, np.exp2(exponents), 1.0)
 
 
 def block_units(
-    entries: NDArray[np.float64],
+    entries: NDArray[np.float64], columns: NDArray[np.float64] | None = None
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
     """``(c, r, u)`` of blocks' uncertainties ``(…, s, s)``: column units ``c`` (the largest uncertainty of each
     column becomes one), row units ``r`` (then that of each row does) and the largest uncertainty ``u`` left in
-    ``r E c`` (one, or zero for an exact block)."""
-    c = powers_of_two(entries.max(axis=-2))
+    ``r E c`` (one, or zero for an exact block). A column the block's rows do not see at all takes the units of
+    ``columns`` (its largest uncertainty over the whole matrix), where given: the slack ``β`` of ``{β}``."""
+    size = entries.max(axis=-2)
+    if columns is not None:
+        size = np.where(size > 0, size, columns)
+    c = powers_of_two(size)
     scaled = entries * c[..., None, :]
     r = powers_of_two(scaled.max(axis=-1))
     u = (r[..., :, None] * scaled).max(axis=(-2, -1))
@@ -415,7 +435,7 @@ def block_units(
 
 
 def _all_solutions_in_own_units(
-    M: NDArray[np.float64], q: NDArray[np.float64], tol: float, scales: DataScales
+    M: NDArray[np.float64], q: NDArray[np.float64], tol: float, scales: DataScales, masks: list[int]
 ) -> LCPSolutions:
     """:func:`all_solutions` with every test in the units of each index set (module docstring)."""
     n = q.shape[0]
@@ -425,7 +445,7 @@ def _all_solutions_in_own_units(
     points: list[NDArray[np.float64]] = []
     accuracies: list[NDArray[np.float64]] = []
     continua: list[SolutionContinuum] = []
-    for mask in range(2**n):
+    for mask in masks:
         support = np.array([i for i in range(n) if mask >> i & 1], dtype=int)
         found, continuum = _own_units_support(M, q, support, scales, tol)
         if found is not None:
@@ -480,7 +500,7 @@ def _own_units_support(
     if support.size == 0:
         return _located(accept_in_own_units(M, q, z, np.zeros(n), np.zeros(n), scales, tol), np.zeros(n)), None
     block = M[np.ix_(support, support)]
-    c, r, u = block_units(scales.entries[np.ix_(support, support)])
+    c, r, u = block_units(scales.entries[np.ix_(support, support)], scales.entries[:, support].max(axis=0))
     U, sigma, Vt = np.linalg.svd(r[:, None] * block * c)
     rank = int(np.sum(sigma > tol * u))
     rhs = -q[support]
@@ -528,6 +548,10 @@ def _own_units_polyhedron(
     unit = unit if unit > 0 else 1.0  # M z + q = 0 is homogeneous: its solutions form a cone, any unit will do
     scale = np.ones(n)
     scale[support] = c
+    # components of the null directions at round-off of their largest are zero: a row that sees only those is a
+    # condition on the particular point, not a constraint on t with a bound of 1e16
+    largest = np.abs(null_rows).max(axis=1, keepdims=True)
+    null_rows = np.where(np.abs(null_rows) <= ROUND_OFF * largest, 0.0, null_rows)
     directions = np.zeros((null_rows.shape[0], n))
     directions[:, support] = null_rows * c
     accuracy = np.zeros(n)
@@ -549,6 +573,10 @@ def _own_units_polyhedron(
     keep = ~constant_w
     A = np.vstack([A_z[~constant_z], -coefficients[keep] / size[keep, None]])
     b = np.concatenate([b_z[~constant_z], w[keep] / size[keep]])
+    reach = float(np.abs(b).max(initial=0.0))
+    if reach > 1.0:  # the polyhedron lies further out than the particular point says: measure t in its units
+        factor = 1.0 / float(powers_of_two(reach))
+        unit, b = unit * factor, b / factor
     count = null_rows.shape[0]
     if _optimise(np.zeros(count), A, b, tol) is None:
         return None, None
@@ -559,10 +587,11 @@ def _own_units_polyhedron(
             bounded = bounded and t is not None
             if t is None:
                 continue
+            point = particular + unit * (directions.T @ t)
             units = np.zeros(n)
-            units[support] = c * unit * max(1.0, float(np.abs(t).max()))
-            error = ROUND_OFF * units + accuracy
-            point = accept_in_own_units(M, q, particular + unit * (directions.T @ t), units, error, scales, tol)
+            units[support] = c * max(float(np.abs(point[support] / c).max()), float(np.abs(y).max()))
+            error = ROUND_OFF * units + accuracy  # a vertex from its active constraints: round-off of its size
+            point = accept_in_own_units(M, q, point, units, error, scales, tol)
             if point is not None:
                 ts.append(t)
                 extremes.append(point)
@@ -586,17 +615,17 @@ def _own_units_polyhedron(
     return None, continuum
 
 
-def solve_accuracy(
-    block: NDArray[np.float64], z: NDArray[np.float64], rhs: NDArray[np.float64]
-) -> NDArray[np.float64]:
-    """How far the solution ``z`` of ``block z = rhs`` (``(…, s, s)``, ``(…, s)``) computed by a backward stable
-    solve can be from the exact one, component by component: ``ROUND_OFF |B⁻¹| (|B| |z| + |rhs|)``, the first-order
-    effect of a relative error of ``ROUND_OFF`` in every entry (Skeel). Exact under any scaling of rows and columns,
-    so a component of ``1e-300`` next to one of 1 (the normal reaction of a sliding contact at ``μ = 1e300``) gets
-    its own error, not the other's."""
+def solve_accuracy(block: NDArray[np.float64], z: NDArray[np.float64], rhs: NDArray[np.float64]) -> NDArray[np.float64]:
+    """How far the computed solution ``z`` of ``block z = rhs`` (``(…, s, s)``, ``(…, s)``) is from the exact one,
+    component by component, to first order: ``|B⁻¹| (|B z − rhs| + ROUND_OFF (|B| |z| + |rhs|))``, its actual
+    residual (and the round-off of computing it) carried back through the inverse. Unchanged by any scaling of
+    rows and columns, so a component of ``1e-300`` next to one of 1 (the normal reaction of a sliding contact at
+    ``μ = 1e300``) gets its own error, not the other's; and it is the error of this ``z``, whatever the pivoting
+    did (LU's backward error is small normwise, not entry by entry)."""
     inverse = np.abs(np.linalg.inv(block))
+    residual = np.abs(block @ z[..., None] - rhs[..., None])
     terms = np.abs(block) @ np.abs(z)[..., None] + np.abs(rhs)[..., None]
-    return np.asarray(ROUND_OFF * (inverse @ terms)[..., 0], dtype=np.float64)
+    return np.asarray((inverse @ (residual + ROUND_OFF * terms))[..., 0], dtype=np.float64)
 
 
 def _located(point: NDArray[np.float64] | None, accuracy: NDArray[np.float64]) -> Located | None:

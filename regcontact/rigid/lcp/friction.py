@@ -185,7 +185,7 @@ def friction_solutions(problem: FrictionLCP, tol: float = 1e-12) -> FrictionSolu
 
 def _reactions(problem: FrictionLCP, tol: float) -> FrictionSolutions:
     """Distinct reactions of a (well-scaled) friction LCP, from every solution of the LCP."""
-    found = all_solutions(problem.M, problem.q, tol=tol, scales=problem.data_scales())
+    found = all_solutions(problem.M, problem.q, tol=tol, scales=problem.data_scales(), apart=[(1, 2)])
     reactions = [problem.reaction(z) for z in found.solutions]
     accuracies = [np.abs(_TO_REACTION) @ error for error in _accuracy(found)]
     continua = []

@@ -1,27 +1,23 @@
 """Every reaction of many one-contact friction LCPs at once: the enumeration of :func:`friction_solutions`, batched.
 
-:func:`friction_solutions` visits the 16 index sets of the LCP in ``z = (λ_n, λ⁺, λ⁻, β)`` one problem at a
+:func:`friction_solutions` visits the index sets of the LCP in ``z = (λ_n, λ⁺, λ⁻, β)`` one problem at a
 time, and analyses each singular index set with linear programs (HiGHS): about 15 LPs per problem, 85 % of its
 time. Here the index sets are visited for all problems together (one batched SVD and solve per index set, the
 same LAPACK calls as the one-problem search, so the same bits), and the singular index sets are recognised
-instead of solved. For a friction LCP whose Delassus matrix ``W`` is regular, four index sets are always
-singular, with one-dimensional null spaces, and their solution sets are known in closed form:
+instead of solved. The search never puts ``λ⁺`` and ``λ⁻`` in one support (a solution with both is a split of one
+with either zero, :func:`~regcontact.rigid.lcp.all_solutions`' ``apart``); of the twelve index sets left, two are
+singular for a regular ``W`` and ``μ > 0`` (in their own units, :class:`~regcontact.rigid.lcp.enumeration.DataScales`),
+with one-dimensional null spaces and solution sets known in closed form:
 
 ``{β}`` and ``{λ_n, β}``
     ``λ = 0`` with any slip ``β ≥ |u_t|``: a continuum of the LCP that is the single reaction ``Λ = 0``, present
-    when ``b_n ≥ 0`` (``{λ_n, β}`` only adds it again, at round-off ``λ_n``, when ``b_n = 0``);
-``{λ⁺, λ⁻}``
-    empty when ``b_t ≠ 0`` (friction in both directions with no normal reaction);
-``{λ_n, λ⁺, λ⁻}``
-    the sticking reaction with every split ``λ_t = λ⁺ − λ⁻``: one reaction, which the regular index set
-    ``{λ_n, λ±}`` already lists, present when sticking is admissible.
+    when ``b_n ≥ 0`` (``{λ_n, β}`` only adds it again, at round-off ``λ_n``, when ``b_n`` is zero to round-off).
 
 A problem is taken on this fast path only when those facts hold with a clear margin: the same index sets and
-no others singular, ``|b_t|`` not small against ``‖q‖∞``, ``b_n`` and the sticking reaction's cone and sign
-conditions away from their tolerance thresholds. Any other problem (a singular ``W``, ``μ = 0``, a sticking
-reaction on the cone's edge, the Painlevé boundary ``W_nn ± μ W_nt = 0``, …) gets ``None`` and the caller
-solves it with :func:`friction_solutions`. On the fast path the result is :func:`friction_solutions`' own, bit
-for bit: the same points from the same solves, accepted and merged by the same functions, in the same order.
+no others singular, ``b_n`` away from the thresholds of both. Any other problem (a singular ``W``, ``μ = 0``, the
+Painlevé boundary ``W_nn ± μ W_nt = 0``, …) gets ``None`` and the caller solves it with
+:func:`friction_solutions`. On the fast path the result is :func:`friction_solutions`' own, bit for bit: the same
+points from the same solves, accepted and merged by the same functions, in the same order.
 """
 
 from __future__ import annotations
@@ -30,6 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from regcontact.rigid.lcp.enumeration import (
+    _masks,
     accept_in_own_units,
     add_distinct_in_own_units,
     block_units,
@@ -45,8 +42,10 @@ from regcontact.rigid.lcp.friction import (
 
 __all__ = ["friction_solutions_batch"]
 
-# Index sets as bit masks of z = (λ_n, λ⁺, λ⁻, β), and the rank of each singular one for a regular W, μ > 0.
-_SINGULAR_RANKS = {0b0110: 1, 0b0111: 2, 0b1000: 0, 0b1001: 1}
+# Index sets as bit masks of z = (λ_n, λ⁺, λ⁻, β): those the one-problem search visits (never λ⁺ with λ⁻), and the
+# rank of each that is singular for a regular W, μ > 0.
+_MASKS = _masks(4, [(1, 2)])
+_SINGULAR_RANKS = {0b1000: 0, 0b1001: 1}
 
 
 def friction_solutions_batch(
@@ -71,7 +70,7 @@ def friction_solutions_batch(
     fast = _clear_cut(scaled)
     points: list[list[NDArray[np.float64]]] = [[] for _ in range(count)]
     errors: list[list[NDArray[np.float64]]] = [[] for _ in range(count)]
-    for mask in range(16):
+    for mask in _MASKS:
         support = np.array([i for i in range(4) if mask >> i & 1], dtype=int)
         z, units, accuracy = np.zeros((count, 4)), np.zeros((count, 4)), np.zeros((count, 4))
         if support.size:
@@ -106,12 +105,6 @@ def friction_solutions_batch(
             continue
         reactions = [problem.reaction(point) for point in points[i]]
         accuracies = [np.abs(_TO_REACTION) @ error for error in errors[i]]
-        sticking = _sticking(problem)
-        if _sticking_admissible(problem, sticking):  # the copy from {λ_n, λ⁺, λ⁻}, merged into the listed one
-            copies = distinct_reactions(problem, [*reactions, sticking], tol, [*accuracies, np.zeros(2)])
-            if len(copies) != len(distinct_reactions(problem, reactions, tol, accuracies)):
-                results.append(None)
-                continue
         if _free_at_round_off(problem):  # {β}: Λ = 0, after the isolated points as the one-problem search lists it
             reactions.append(np.zeros(2))
             accuracies.append(np.zeros(2))
@@ -142,21 +135,24 @@ def _roughly_solves(
     return ok & np.all((clipped <= 0) | (np.abs(w) <= allowance), axis=1) & np.all(np.isfinite(z), axis=1)
 
 
-def _sticking(problem: FrictionLCP) -> NDArray[np.float64]:
-    """The reaction with ``u = 0`` (``W`` is regular on the fast path)."""
-    return np.asarray(np.linalg.solve(problem.delassus, -problem.free), dtype=np.float64)
-
-
-def _sticking_admissible(problem: FrictionLCP, sticking: NDArray[np.float64]) -> bool:
-    """Whether the sticking reaction is inside the cone (``λ_n > 0``, ``|λ_t| < μ λ_n``); the margins were
-    checked by :func:`_clear_cut`."""
-    return bool(sticking[0] > 0.0 and abs(sticking[1]) < problem.mu * sticking[0])
-
-
 def _free_at_round_off(problem: FrictionLCP) -> bool:
     """Whether ``b_n ≥ 0`` up to round-off (``−1e-12 ‖q‖∞``, the singular search's threshold; :func:`_clear_cut`
     keeps ``b_n`` clear of it): then ``λ = 0`` solves the law."""
     return bool(problem.free[0] >= -0.5e-12 * np.abs(problem.q).max())
+
+
+def _normal_slack_residual(problem: FrictionLCP, tol: float = 1e-12) -> tuple[float, float]:
+    """The index set ``{λ_n, β}`` as the one-problem search sees it (its block ``[[W_nn, 0], [μ, 0]]`` singular in
+    its own units): the residual of its least-squares point and the threshold above which it has no solution."""
+    support = np.array([0, 3])
+    block = problem.M[np.ix_(support, support)]
+    c, r, u = block_units(problem.data_scales().entries[np.ix_(support, support)])
+    U, sigma, Vt = np.linalg.svd(r[:, None] * block * c)
+    rhs = -problem.q[support]
+    y = Vt[:1].T @ ((U[:, :1].T @ (r * rhs)) / sigma[:1])
+    residual = float(np.abs(r * (block @ (c * y) - rhs)).max())
+    rhs_scale = np.abs(r * problem.data_scales().constants[support]).max()
+    return residual, tol * max(float(rhs_scale), float(u) * float(np.abs(y).max()))
 
 
 def _clear_cut(scaled: list[FrictionLCP]) -> NDArray[np.bool_]:
@@ -165,20 +161,11 @@ def _clear_cut(scaled: list[FrictionLCP]) -> NDArray[np.bool_]:
     fast = np.ones(len(scaled), dtype=bool)
     for i, problem in enumerate(scaled):
         q_max = np.abs(problem.q).max()
-        b_n, b_t = problem.free
-        w_nn = problem.delassus[0, 0]
-        ok = problem.mu > 0.0 and abs(b_t) >= 1e-3 * q_max  # {λ⁺, λ⁻} empty by a wide margin
+        b_n = problem.free[0]
+        ok = problem.mu > 0.0 and q_max > 0.0
         ok &= not (-2e-12 * q_max < b_n < -0.5e-12 * q_max)  # {β}: Λ = 0 present or not, clearly
         # {λ_n, β}: b_n in the range of [[W_nn, 0], [μ, 0]] at round-off, then a copy of Λ = 0 (present), or clearly not
-        off_range = abs(b_n) * problem.mu / np.hypot(w_nn, problem.mu)
-        in_range = abs(b_n) <= 1e-14 * q_max
-        ok &= (in_range and _free_at_round_off(problem)) or off_range > 1e-10 * q_max
-        if ok and np.linalg.matrix_rank(problem.delassus) == 2:  # (a singular W fails the ranks anyway)
-            sticking = _sticking(problem)
-            size = max(np.abs(sticking).max(), q_max / np.abs(problem.delassus).sum(axis=1).max())
-            inside = min(sticking[0], problem.mu * sticking[0] - abs(sticking[1]))
-            ok &= abs(inside) > 1e-4 * size  # {λ_n, λ⁺, λ⁻}: a segment of sticking splits, or clearly empty
-        else:
-            ok = False
+        residual, threshold = _normal_slack_residual(problem)
+        ok &= (residual < 1e-2 * threshold and _free_at_round_off(problem)) or residual > 1e2 * threshold
         fast[i] = ok
     return fast

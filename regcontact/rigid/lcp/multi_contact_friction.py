@@ -104,6 +104,11 @@ class MultiContactFrictionLCP:
         rate = _nearest_power_of_two(np.abs(self.free).max(), default=norm_G)
         return rate / norm_G, rate
 
+    def split_pairs(self) -> list[tuple[int, int]]:
+        """The unknowns ``(λ⁺, λ⁻)`` of each full-law contact: never both in a searched support (``apart`` of
+        :func:`~regcontact.rigid.lcp.all_solutions`)."""
+        return [(int(a) + 1, int(a) + 2) for a, s in zip(self.offsets, self.slip_direction) if not s]
+
     def data_scales(self) -> DataScales:
         """The round-off each entry carries (:func:`~regcontact.rigid.lcp.friction.law_data_scales`)."""
         full = self.slip_direction == 0
@@ -213,7 +218,9 @@ def multi_contact_friction_solutions(
 def _reactions(problem: MultiContactFrictionLCP, tol: float, max_size: int) -> MultiContactFrictionSolutions:
     """Distinct reactions of a (well-scaled) LCP, from every solution of the LCP."""
     k = problem.num_contacts
-    found = all_solutions(problem.M, problem.q, tol=tol, max_size=max_size, scales=problem.data_scales())
+    found = all_solutions(
+        problem.M, problem.q, tol=tol, max_size=max_size, scales=problem.data_scales(), apart=problem.split_pairs()
+    )
     reactions = [problem.reaction(z).reshape(-1) for z in found.solutions]
     accuracies = [np.abs(problem.to_reaction) @ error for error in _accuracy(found)]
     continua: list[NDArray[np.float64]] = []
