@@ -353,7 +353,8 @@ def test_the_enumeration_is_the_same_in_any_units(law, exponents):
     assume(nonzero.max() < 1e290 and nonzero.min() > 1e-290)  # the scaled data stay far from over- and underflow
     q = d_w * problem.q
     rescaled = DataScales(d_w[:, None] * scales.entries * d_z, d_w * scales.constants)
-    plain, scaled = all_solutions(problem.M, problem.q, scales=scales), all_solutions(M, q, scales=rescaled)
+    plain = all_solutions(problem.M, problem.q, scales=scales, apart=[(1, 2)])  # as friction_solutions searches
+    scaled = all_solutions(M, q, scales=rescaled, apart=[(1, 2)])
     for first, second, to_second in ((plain, scaled, 1 / d_z), (scaled, plain, d_z)):
         points = [*first.solutions, *(z for continuum in first.continua for z in continuum.extremes)]
         assert all(second.contains(z * to_second) for z in points)
@@ -396,3 +397,31 @@ def test_rigid_study_at_huge_mu_lists_the_sticking_and_free_impulses(mu):
             assert row["reaction_n"] == 0.0 and row["reaction_t"] == 0.0
     steps = [r for r in rows if r["setup"] == "no_force_solution" and r["formulation"] == "time_stepping"]
     assert [r["mode"] for r in steps] == ["T"]
+
+
+def test_study_refuses_mu_beyond_the_checked_range_in_one_line():
+    from regcontact.studies.config import ConfigError
+    from regcontact.studies.running import run_study
+
+    for override in ("system.mu=1e305", "setups.non_unique.system.mu=1e301"):
+        with pytest.raises(ConfigError) as refused:
+            run_study(RIGID, overrides=[override], progress=lambda _: None)
+        key = override.split("=")[0]
+        assert str(refused.value).startswith(f"{key} = ") and "at most 1e+300" in str(refused.value)
+        assert "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize("mu", [math.nan, math.inf, -1.0])
+def test_a_friction_coefficient_that_is_no_number_is_refused(mu):
+    with pytest.raises(ValueError, match=r"^mu = .*: expected a finite friction coefficient ≥ 0$"):
+        friction_lcp(np.eye(2), [0.0, 1.0], mu)
+    with pytest.raises(ValueError, match=r"^mu = .*: expected finite friction coefficients ≥ 0$"):
+        multi_contact_friction_lcp(np.eye(2), [0.0, 1.0], [mu])
+
+
+def test_a_sliding_contact_whose_column_overflows_is_refused_naming_mu_and_the_bound():
+    """Beyond 1e300 the formulations are not checked; where ``μ G_·t`` leaves the floats (Sec. 2.2's rod sliding at
+    ``μ = 1.7e308``) the force problem is refused, not answered with infinities."""
+    rod = PainleveRod(mu=1.7e308, torque=torque_threshold(math.pi / 3) - 1.0)
+    with pytest.raises(ValueError, match=r"^mu = 1\.7e\+308: expected at most [0-9.]+e\+307 for sliding contact 0"):
+        force_acceleration(rod)

@@ -408,7 +408,7 @@ def _accept(
 # Every solution in each index set's own units (all_solutions with DataScales).
 
 
-def powers_of_two(x: NDArray[np.float64]) -> NDArray[np.float64]:
+def powers_of_two(x: ArrayLike) -> NDArray[np.float64]:
     """``2^(−round(log₂ x))`` elementwise, the power of two nearest ``1/x``; ``1`` where ``x = 0``. Scaling by
     powers of two is exact in floating point, so a problem rescaled by them has the same bits, rescaled."""
     x = np.asarray(x, dtype=float)
@@ -591,10 +591,10 @@ def _own_units_polyhedron(
             units = np.zeros(n)
             units[support] = c * max(float(np.abs(point[support] / c).max()), float(np.abs(y).max()))
             error = ROUND_OFF * units + accuracy  # a vertex from its active constraints: round-off of its size
-            point = accept_in_own_units(M, q, point, units, error, scales, tol)
-            if point is not None:
+            accepted = accept_in_own_units(M, q, point, units, error, scales, tol)
+            if accepted is not None:
                 ts.append(t)
-                extremes.append(point)
+                extremes.append(accepted)
                 errors.append(error)
     if not ts:
         return None, None  # the LP's own tolerance let through a polyhedron with no verified point

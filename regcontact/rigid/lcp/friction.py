@@ -45,7 +45,13 @@ from numpy.typing import ArrayLike, NDArray
 from regcontact.rigid.lcp.complementarity import solutions_coincide
 from regcontact.rigid.lcp.enumeration import ROUND_OFF, DataScales, LCPSolutions, SolutionContinuum, all_solutions
 
-__all__ = ["FrictionLCP", "FrictionSolutions", "friction_lcp", "friction_solutions"]
+__all__ = ["CHECKED_MU", "FrictionLCP", "FrictionSolutions", "friction_lcp", "friction_solutions"]
+
+#: The friction coefficients every rigid formulation is checked over, ``0 … 1e300``
+#: (``tests/rigid/test_rigid_any_mu.py``). Beyond, ``μ`` times a Delassus matrix of order one nears the largest
+#: float: a sliding contact's folded column ``G_·n − s μ G_·t`` overflows near ``1e308`` (refused where it does,
+#: :func:`~regcontact.rigid.lcp.multi_contact_friction_lcp`); the rigid study refuses ``μ`` above this.
+CHECKED_MU = 1e300
 
 # Rows of this matrix map the LCP unknowns z = (λ_n, λ⁺, λ⁻, β) to the reaction (λ_n, λ_t).
 _TO_REACTION = np.array([[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, -1.0, 0.0]])
@@ -139,8 +145,8 @@ def friction_lcp(delassus: ArrayLike, free: ArrayLike, mu: float) -> FrictionLCP
     b = np.asarray(free, dtype=float)
     if W.shape != (2, 2) or b.shape != (2,):
         raise ValueError(f"expected a 2×2 Delassus matrix and a 2-vector, got {W.shape} and {b.shape}")
-    if mu < 0:
-        raise ValueError(f"the friction coefficient must be non-negative, got mu = {mu}")
+    if not (math.isfinite(mu) and mu >= 0):
+        raise ValueError(f"mu = {mu!r}: expected a finite friction coefficient ≥ 0")
     (w_nn, w_nt), (w_tn, w_tt) = W
     M = np.array(
         [

@@ -143,8 +143,8 @@ def multi_contact_friction_lcp(
         raise ValueError(
             f"{k} contacts need a {2 * k}×{2 * k} Delassus matrix and {2 * k} free terms, got {G.shape}, {b.shape}"
         )
-    if np.any(mu < 0):
-        raise ValueError(f"friction coefficients must be non-negative, got mu = {mu}")
+    if not np.all(np.isfinite(mu) & (mu >= 0)):
+        raise ValueError(f"mu = {mu.tolist()!r}: expected finite friction coefficients ≥ 0")
     s = np.zeros(k, dtype=int) if slip_direction is None else np.asarray(slip_direction).astype(int)
     if s.shape != (k,) or np.any(np.abs(s) > 1):
         raise ValueError(f"slip_direction must hold one of -1, 0, +1 per contact, got {slip_direction!s}")
@@ -160,10 +160,18 @@ def multi_contact_friction_lcp(
         if s[j]:
             coupling = -s[j] * mu[j] + 0.0  # λ_t = −s μ λ_n: friction opposes the slip (+0.0: no −0)
             to_reaction[n, a], to_reaction[t, a] = 1.0, coupling
-            columns[:, a] = G[:, n] + coupling * G[:, t]
+            with np.errstate(over="ignore", invalid="ignore"):  # refused below where μ G overflows
+                columns[:, a] = G[:, n] + coupling * G[:, t]
         else:
             to_reaction[n, a], to_reaction[t, a + 1], to_reaction[t, a + 2] = 1.0, 1.0, -1.0
             columns[:, a], columns[:, a + 1], columns[:, a + 2] = G[:, n], G[:, t], -G[:, t]
+    if not np.all(np.isfinite(columns)):
+        folded = int(np.flatnonzero(s)[np.flatnonzero(~np.all(np.isfinite(columns[:, offsets[s != 0]]), axis=0))[0]])
+        bound = np.finfo(float).max / (2.0 * np.abs(G[:, [2 * folded, 2 * folded + 1]]).max())
+        raise ValueError(
+            f"mu = {float(mu[folded])!r}: expected at most {bound:.3g} for sliding contact {folded}: its column "
+            "G_·n − s μ G_·t overflows beyond"
+        )
     M = np.zeros((size, size))
     q = np.zeros(size)
     for i in range(k):
