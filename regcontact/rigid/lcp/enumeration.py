@@ -21,7 +21,7 @@ set's block is then judged in its own units: its columns (the unknowns) and rows
 so that the largest uncertainty in each is one, the block is singular when its smallest singular value is
 within ``tol`` of that uncertainty, and a point is accepted row by row: ``w_i`` may violate its sign by
 ``tol`` times its own uncertainty, ``Σ_j E_ij |z_j| + Q_i``, plus what the point's own round-off moves it
-(``Σ_j |M_ij| δz_j``, ``δz`` from the block's condition number). The friction cone's row ``μ λ_n − λ⁺ − λ⁻``
+(``Σ_j |M_ij| δz_j``, :func:`solve_accuracy`). The friction cone's row ``μ λ_n − λ⁺ − λ⁻``
 is the case in point: exact numbers, μ anywhere in ``[0, 1e300]``, next to rate rows of order one
 (:mod:`regcontact.rigid.lcp.friction`).
 """

@@ -32,6 +32,14 @@ law for ``ũ = W̃ λ̃ + b̃`` with ``W̃ = (ρ/σ) W``, ``b̃ = b/σ``; its LC
 ``D_z = diag(ρ, ρ, ρ, σ)``, ``D_w = diag(1/σ, 1/σ, 1/σ, 1/ρ)`` and ``q̃ = D_w q``. :meth:`FrictionLCP.nondimensional`
 takes ``σ ≈ ‖b‖∞`` and ``σ/ρ ≈ ‖W‖∞``, so that ``‖W̃‖∞`` and ``‖b̃‖∞`` are O(1), and
 :func:`friction_solutions` solves that problem and multiplies the reactions by ``ρ``.
+
+Any ``μ``. No units make the whole matrix of order one for every ``μ``: the cone row holds ``μ`` beside the rate
+rows' ``W̃ ≈ 1``, and a sticking solution has ``λ_n ~ λ_t`` while a sliding one at large ``μ`` has ``λ_n = |λ_t|/μ``.
+So the search is told how each entry is made (:meth:`FrictionLCP.data_scales`, :func:`law_data_scales`) and judges
+each index set in its own units (:class:`~regcontact.rigid.lcp.enumeration.DataScales`), and it never puts ``λ⁺``
+beside ``λ⁻`` in a support: such a solution is a split of one with either zero, up to ``λ⁺ + λ⁻ = μ λ_n``, whose
+difference (the friction) carries the split's round-off. Right from ``μ = 0`` to :data:`CHECKED_MU` = 1e300
+(``docs/rigid.md``, "Any friction coefficient").
 """
 
 from __future__ import annotations
