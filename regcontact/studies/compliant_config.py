@@ -16,6 +16,7 @@ from regcontact.compliant.termination import EVENTS
 from regcontact.contact.friction_laws import FRICTION_LAWS, AbstractFrictionLaw
 from regcontact.contact.normal_laws import NORMAL_LAWS, AbstractJumpingNormalLaw, AbstractNormalLaw
 from regcontact.studies import config as cfg
+from regcontact.studies.compliant_cases import sweep_cases
 from regcontact.studies.compliant_sweep import CompliantSweep
 from regcontact.studies.sweep_plan import ALPHA, column_name, sweep_fields
 from regcontact.studies.system_config import SYSTEM_KINDS, kind_fields, system_kind
@@ -128,7 +129,8 @@ def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
     ``[sweep]`` keeps only the keys that are swept, and its ``zip`` groups must name swept keys of equal
     lengths. Every distinct system of the sweep passes its kind's check. A contact-time window needs a normal
     law with a linear stiffness (``LINEAR_STIFFNESS``); otherwise the time limit must be given in time units.
-    Restarting at ``contact`` needs a law with a touch-down jump.
+    Restarting at ``contact`` needs a law with a touch-down jump. Every case is built, so a contact-time window
+    or an initial depth that no α of the sweep can give (``k(α)`` overflowing) is refused here too.
 
     The paper's values belong to the system written in the file. If ``--set`` changed a ``system.*`` key or the
     sweep runs over system parameters, they describe another system and are dropped, with a note.
@@ -155,6 +157,7 @@ def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
             restart_at,
             f"no 'contact': the normal law {normal_law!r} has no touch-down jump (no contact_force branch)",
         )
+    sweep_cases(sweep)  # each case's window and depth depend on α and the laws together: refused before a run
     paper = sweep.paper
     for key, values in (("int_lambda_n", paper.int_lambda_n), ("int_lambda_t", paper.int_lambda_t)):
         if values and len(values) != len(paper.alpha):

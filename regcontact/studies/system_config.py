@@ -23,7 +23,7 @@ import numpy as np
 from regcontact._argument_checks import ArgumentError, check_argument
 from regcontact.studies import config as cfg
 from regcontact.studies.spatial_system_config import SPATIAL_SYSTEM_KINDS
-from regcontact.systems._planar_rod import AbstractPlanarRod
+from regcontact.systems._planar_rod import AbstractPlanarRod, check_slender_inertia
 from regcontact.systems.reduced_contact import ReducedSingleContact, check_inverse_mass
 from regcontact.systems.reduced_two_contact import (
     PAINLEVE_MU,
@@ -130,6 +130,11 @@ TWO_POINT_ROD_FIELDS: dict[str, cfg.Field] = {
 
 def _two_point_rod_from_config(system: dict[str, Any]) -> TwoPointRod:
     return TwoPointRod(**_rod_values(system))
+
+
+def _rod_rules(system: dict[str, Any]) -> None:
+    values = _rod_values(system)
+    check_slender_inertia(values["mass"], values["length"], values["inertia"])
 
 
 _RSC = ReducedSingleContact
@@ -259,9 +264,11 @@ class SystemKind:
 
 #: System kinds by their config name.
 SYSTEM_KINDS: dict[str, SystemKind] = {
-    "painleve_rod": SystemKind(SYSTEM_FIELDS, lambda system: rod_from_config(system), "the Painlevé rod, one contact"),
+    "painleve_rod": SystemKind(
+        SYSTEM_FIELDS, lambda system: rod_from_config(system), "the Painlevé rod, one contact", _rod_rules
+    ),
     "two_point_rod": SystemKind(
-        TWO_POINT_ROD_FIELDS, _two_point_rod_from_config, "the rod with both ends, two contacts"
+        TWO_POINT_ROD_FIELDS, _two_point_rod_from_config, "the rod with both ends, two contacts", _rod_rules
     ),
     "reduced_single_contact": SystemKind(
         REDUCED_SINGLE_CONTACT_FIELDS,

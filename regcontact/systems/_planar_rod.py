@@ -19,12 +19,31 @@ from regcontact._argument_checks import (
 )
 from regcontact.systems.system import AbstractSystem
 
-__all__ = ["AbstractPlanarRod", "slender_inertia"]
+__all__ = ["AbstractPlanarRod", "check_slender_inertia", "slender_inertia"]
 
 
 def slender_inertia(mass: ArrayLike, length: ArrayLike) -> Float[Array, ""]:
     """Moment of inertia of a thin uniform rod about its centre, ``m l² / 12``."""
     return jnp.asarray(mass) * jnp.asarray(length) ** 2 / 12.0
+
+
+def check_slender_inertia(mass: ArrayLike, length: ArrayLike, inertia: ArrayLike | None) -> None:
+    """With no inertia given a rod takes a slender rod's ``m l²/12``, which can overflow or underflow where ``m``
+    and ``l`` are fine: refused naming ``length`` (the key the user gave), as the constructor and the config do."""
+    if inertia is not None:
+        return
+    derived = slender_inertia(mass, length)
+    if is_traced(derived):
+        return
+    problem = rule_problem(derived, AbstractPlanarRod.ROD_RULES["inertia"])
+    if problem is not None:
+        shown, expected = problem
+        raise ArgumentError(
+            "length",
+            length,
+            f"a length whose slender-rod inertia m l²/12 (mass = {mass}) is {expected} "
+            f"(it is {shown}; or give inertia)",
+        )
 
 
 class AbstractPlanarRod(AbstractSystem):
@@ -55,7 +74,7 @@ class AbstractPlanarRod(AbstractSystem):
         """Check the shared arguments (``ARGUMENT_RULES``, the config's rules) and fill them as float64 arrays
         (``inertia=None``: a slender rod, whose ``m l²/12`` is checked too: it can overflow or underflow)."""
         check_arguments(
-            self.ARGUMENT_RULES,
+            {**self.ROD_RULES, **self.ARGUMENT_RULES},
             mass=mass,
             length=length,
             inertia=inertia,
@@ -64,19 +83,11 @@ class AbstractPlanarRod(AbstractSystem):
             force_x=force_x,
             mu=mu,
         )
+        check_slender_inertia(mass, length, inertia)
         f64 = lambda a: jnp.asarray(a, dtype=float)  # noqa: E731
         self.mass = f64(mass)
         self.length = f64(length)
-        if inertia is None:
-            inertia = slender_inertia(mass, length)
-            if not is_traced(inertia):
-                problem = rule_problem(inertia, self.ARGUMENT_RULES["inertia"])
-                if problem is not None:
-                    shown, expected = problem
-                    raise ArgumentError(
-                        "inertia", shown, f"{expected} (a slender rod's m l²/12, of this mass and length)"
-                    )
-        self.inertia = f64(inertia)
+        self.inertia = f64(slender_inertia(mass, length) if inertia is None else inertia)
         self.gravity = f64(gravity)
         self.torque = f64(torque)
         self.force_x = f64(force_x)

@@ -216,8 +216,14 @@ def _value_problems(
         symmetric = np.all(np.abs(mass - np.swapaxes(mass, 1, 2)) <= 1e-12 * scale[:, None, None], axis=(1, 2))
     asymmetric = ~(finite_mass & symmetric)
     checked = np.where(asymmetric[:, None, None], np.eye(mass.shape[1]), mass)
-    eigenvalues = np.linalg.eigvalsh(checked)
-    indefinite = ~(eigenvalues[:, 0] > 1e-12 * eigenvalues[:, -1])
+    # Definiteness of D M D with D = diag(M)^(-1/2): the coordinates' units (m, rad) and sizes (a rod of 1e-10 m has
+    # I = 1e-21 m² kg beside m = 1 kg) do not decide it; a diagonal entry ≤ 0 already does.
+    diagonal = np.diagonal(checked, axis1=1, axis2=2)
+    positive_diagonal = np.all(diagonal > 0, axis=1)
+    root = np.sqrt(np.where(positive_diagonal[:, None], diagonal, 1.0))
+    scaled = checked / (root[:, :, None] * root[:, None, :])
+    eigenvalues = np.linalg.eigvalsh(np.where(positive_diagonal[:, None, None], scaled, checked))
+    indefinite = ~(positive_diagonal & (eigenvalues[:, 0] > 1e-12 * eigenvalues[:, -1]))
     negative = np.any(mu < 0, axis=1) | ~np.all(np.isfinite(mu), axis=1)
     failing = np.flatnonzero(nonfinite | start | asymmetric | indefinite | negative)
     if failing.size == 0:
@@ -234,8 +240,9 @@ def _value_problems(
         return i, f"{name}: mass matrix at the initial state is not symmetric: expected M = Mᵀ"
     if indefinite[i]:
         low, high = eigenvalues[i, 0], eigenvalues[i, -1]
+        what = "eigenvalues" if not positive_diagonal[i] else "eigenvalues, scaled to a unit diagonal,"
         return i, (
-            f"{name}: mass matrix at the initial state has eigenvalues {low:.3g} … {high:.3g}: expected a "
+            f"{name}: mass matrix at the initial state has {what} {low:.3g} … {high:.3g}: expected a "
             "positive definite M (a singular or indefinite mass matrix has no motion to integrate)"
         )
     return i, f"{name}: friction coefficients {mu[i]}: expected μ ≥ 0"
@@ -275,6 +282,8 @@ def check_built(system: Any, shape_problem: Callable[[Any], str | None], values:
         if cached_shape_problem(system, shape_problem) is not None:
             return
     except (TypeError, ValueError, IndexError):  # shapes that do not even trace together: a batch, or a broken body
+        return
+    except NotImplementedError:  # a system for analysis only, with no initial state: nothing to check it at
         return
     with jax.ensure_compile_time_eval():  # built inside a trace, with concrete values: evaluate them now
         found = _value_problems(system, *_host(values(system), batched=False))

@@ -78,6 +78,26 @@ def test_a_singular_or_indefinite_mass_matrix_is_refused(mass):
         check_system(PointMass(mass=jnp.asarray(mass)))
 
 
+class CoupledMass(PointMass):
+    """``M = [[m, c], [c, m·s²]]``: coordinates of very different sizes (scale ``s``), coupled by ``c``."""
+
+    coupling: jax.Array
+    size: jax.Array
+
+    def mass_matrix(self, q):
+        m, c, s = self.mass, self.coupling, self.size
+        return jnp.array([[m, c], [c, m * s**2]])
+
+
+@pytest.mark.parametrize("size", [1e-12, 1.0, 1e12])
+def test_definiteness_does_not_depend_on_the_coordinates_units(size):
+    """A rod of 1e-10 m has I = 1e-21 kg m² beside m = 1 kg: positive definite whatever the ratio of the entries;
+    ``M`` with ``c² = m² s²`` (the coordinates locked together) is singular at every size, and refused."""
+    check_system(CoupledMass(mass=jnp.asarray(1.0), coupling=jnp.asarray(0.5 * size), size=jnp.asarray(size)))
+    with pytest.raises(ValueError, match="scaled to a unit diagonal.*expected a positive definite M"):
+        check_system(CoupledMass(mass=jnp.asarray(1.0), coupling=jnp.asarray(size), size=jnp.asarray(size)))
+
+
 def test_contact_arrays_of_the_wrong_shape_are_refused():
     class TwoGapsOneContact(PointMass):
         def gaps(self, q):
