@@ -411,10 +411,6 @@ def rigid_slip(
     output (bisection on ``b`` and ``s ġ_t``); a jam, which ``s`` reaches only as ``s → ∞``, is extrapolated from
     the end to ``p = 0`` (:func:`extrapolate_to_jam`). jit- and vmap-able (over systems and states); concrete
     arguments are checked (``ValueError`` in one line), traced ones that are not finite give outcome 6."""
-    import diffrax
-
-    from regcontact.compliant.solvers import CrossingBisection
-
     _one_contact(system)
     for name, value in (("q0", q0), ("v0", v0), ("t0", t0)):
         check_argument(name, value, FINITE)
@@ -422,8 +418,22 @@ def rigid_slip(
     check_argument("saves", saves, at_least(1))
     check_argument("jam_tolerance", jam_tolerance, UNIT_INTERVAL)
     check_argument("rtol", rtol, UNIT_INTERVAL)
-    sign = slip_sign(system, q0, v0)
     state0 = (jnp.asarray(q0, float), jnp.asarray(v0, float), jnp.asarray(t0, float))
+    return _rigid_slip(system, state0, s_max, int(saves), jam_tolerance, rtol)
+
+
+@eqx.filter_jit
+def _rigid_slip(
+    system: AbstractSystem, state0: SlipState, s_max: float, saves: int, jam_tolerance: float, rtol: float
+) -> RigidSlip:
+    """:func:`rigid_slip` after its checks, compiled once per system class and setting (the fields and events are
+    closures over ``system``: without the jit every call would trace and compile the solve again)."""
+    import diffrax
+
+    from regcontact.compliant.solvers import CrossingBisection
+
+    q0, v0, _ = state0
+    sign = slip_sign(system, q0, v0)
     p0, b0 = slip_normal_dynamics(system, state0, sign)
     finite = jnp.all(jnp.stack([jnp.all(jnp.isfinite(x)) for x in (*state0, p0, b0)]))
     finite = finite & jnp.isfinite(system.friction_coefficients[0])
