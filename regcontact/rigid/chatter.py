@@ -32,7 +32,8 @@ it lies there. If ``p_s ≤ 0`` (the Painlevé direction; then ``k_s > 0`` by Eq
 contact still compresses and the impact goes on in stick (``u⁺ = 0``) or in a reversed slip that never stops
 (``s u⁺ < 0``): ``s R(ρ) ≤ s c`` on the whole half-line, so a fixed point there has ``x ≤ s c``. Every kept
 direction thus lies in a bounded interval whatever ``c``: ``ρ* = c`` itself (an impact ending in stick) can lie
-anywhere.
+anywhere. And since a fixed point with ``e ≠ r`` has the slip stop (then ``s R ≤ s c``), every direction with
+``e > 1`` has ``|ρ*| ≤ |c|``.
 """
 
 from __future__ import annotations
@@ -46,7 +47,13 @@ from numpy.typing import NDArray
 
 from regcontact._argument_checks import FINITE, POSITIVE, UNIT_INTERVAL, check_argument
 from regcontact.rigid._analysis_checks import at_least, scalar
-from regcontact.rigid.darboux_keller import RestitutionLaw, check_impact_arguments, darboux_keller_map, impact_map
+from regcontact.rigid.darboux_keller import (
+    RESTITUTION_LAWS,
+    RestitutionLaw,
+    check_impact_arguments,
+    darboux_keller_map,
+    impact_map,
+)
 
 __all__ = [
     "ChatterDirection",
@@ -162,6 +169,7 @@ def direction_bracket(a: float, b: float, A: float, B: float, C: float, mu: floa
     ``p_s ≤ 0``), widened by 1 % and 1 so that a fixed point on its edge lies inside."""
     _check_accelerations(a, b)
     check_impact_arguments(A, B, C, mu, r)
+    a, b, A, B, C, mu, r = (float(x) for x in (a, b, A, B, C, mu, r))
     c = 2.0 * a / -b
     reach = {}
     for s in (1.0, -1.0):
@@ -191,8 +199,10 @@ def chatter_directions(
     """:func:`bounce_directions` of the Darboux–Keller impact of the contact-space form ``(A, B, C)``, ``μ`` and
     restitution ``r`` (``law``), over the whole ``ρ`` line: the search runs over :func:`direction_bracket`
     (``span``, ``samples``: the grid's uniform part)."""
+    if law not in RESTITUTION_LAWS:
+        raise ValueError(f"law = {law!r}: expected one of {', '.join(RESTITUTION_LAWS)}")
     reach = direction_bracket(a, b, A, B, C, mu, r)
-    check_impact_arguments(A, B, C, mu, r, law)
+    a, b, A, B, C, mu, r = (float(x) for x in (a, b, A, B, C, mu, r))
 
     def impact(u: float, v: float) -> tuple[float, float]:
         outcome = impact_map(A, B, C, mu, u, v, r, law)  # the arguments are checked above, the velocities finite

@@ -5,12 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from regcontact._argument_checks import FINITE, NONNEGATIVE, Rule, check_argument
 
-__all__ = ["SLIP_SIGN", "check_values"]
+__all__ = ["COUNT", "SLIP_SIGN", "check_values"]
 
 #: The sign of a slip velocity.
 SLIP_SIGN: Rule = ("-1, 0 or 1", lambda x: (x == -1.0) | (x == 0.0) | (x == 1.0))
+
+#: A positive count (of samples, laws, …).
+COUNT: Rule = ("an integer ≥ 1", lambda x: (x >= 1) & (x == np.round(x)))
 
 _RULES: dict[str, Rule] = {"mu": NONNEGATIVE, "slip_sign": SLIP_SIGN}
 

@@ -63,8 +63,9 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, ArrayLike, Bool, Complex, Float, Int
 
+from regcontact._argument_checks import check_argument
 from regcontact.rigid.lcp import all_solutions
-from regcontact.stability._checks import check_values
+from regcontact.stability._checks import COUNT as _COUNT, check_values
 from regcontact.stability.fast_scale import normal_force
 
 __all__ = [
@@ -388,6 +389,7 @@ def slip_slip_equilibrium(system: TwoContactSystem) -> TwoContactEquilibrium:
 
 def two_contact_autodiff_eigenvalues(system: TwoContactSystem, z0: Float[Array, "4"]) -> Complex[Array, "4"]:
     """Eigenvalues of ``jax.jacfwd`` of :func:`two_contact_vector_field` at ``z0``, ascending real part."""
+    check_values(z0=z0)
     jacobian = jax.jacfwd(lambda z: two_contact_vector_field(0.0, z, system))(jnp.asarray(z0, dtype=float))
     values = jnp.linalg.eigvals(jacobian)
     return values[jnp.lexsort((values.imag, values.real))]
@@ -438,6 +440,7 @@ def two_contact_trajectories(
 def sample_configurations(key: jax.Array, n: int) -> tuple[Float[Array, "n 2 2"], Float[Array, "n 2"]]:
     """``n`` random ``(p⁺, b)``: the angles of ``p₁, p₂, −b`` uniform on the circle, ``|p_j|`` log-normal
     (only directions enter the classification; magnitudes matter for the stability of ``S+S+``), ``|b| = 1``."""
+    check_argument("n", n, _COUNT)
     angle_key, size_key = jax.random.split(key)
     angles = jax.random.uniform(angle_key, (n, 3), maxval=_TWO_PI)
     sizes = jnp.exp(jax.random.normal(size_key, (n, 2)))
@@ -523,6 +526,9 @@ def recompute_table4(
     ``stability_samples`` ``p⁺`` of the class, each under ``k = q = −1`` and ``laws`` random laws
     (``−k_i, −q_i`` log-uniform in ``[0.1, 10]``), by Routh–Hurwitz on the closed-form polynomial.
     """
+    for name, value in (("samples", samples), ("per_subclass", per_subclass), ("stability_samples", stability_samples)):
+        check_argument(name, value, _COUNT)
+    check_argument("laws", laws, _COUNT)
     painleve, b, codes, closed_form, impacts, dual_codes, stable_all = (
         np.asarray(x) for x in _classified_samples(jax.random.PRNGKey(seed), samples, laws)
     )
