@@ -2,6 +2,7 @@
 
     regcontact run CONFIG [--out DIR] [--set key.path=value ...] [--device cpu|gpu] [--no-compilation-cache]
                           [--resume | --restart] [--scheduler ADDRESS | --local-cluster N] [--estimate-above N]
+                          [--max-cases N] [--max-memory SIZE]
     regcontact check CONFIG [--set key.path=value ...] [--device cpu|gpu]
     regcontact figures [NAME ...] [--out DIR] [--list]
     regcontact --version
@@ -9,12 +10,19 @@
 ``--help`` and ``--version`` answer without importing JAX; the study modules (and JAX) are imported only for a
 command that needs them.
 
-A bad config or option (a CONFIG that is not a readable TOML file, an ``--out`` where nothing can be written)
-stops with one line naming the key, the value and what was expected (exit status 2), before anything runs or is
-written. Progress goes to stderr, the results table to stdout. If the results cannot be written at the end after
-all, the table is printed and they are written to a temporary folder that the message names (exit status 1).
-Ctrl-C stops with one line and exit status 130, SIGTERM with exit status 143; a compliant sweep keeps every
-chunk it finished in ``<out>/chunks/`` and the line says how many (``--resume`` continues them).
+A bad config or option (a CONFIG that is not a regular, readable TOML file, an ``--out`` where nothing can be
+written or that another run is using, a study larger than ``--max-cases`` or the memory, a ``--device`` or
+``--scheduler`` that is not there) stops with one line naming the key, the value and what was expected (exit
+status 2), before anything runs or is written, and before any progress line. Progress goes to stderr, the
+results table to stdout. If the results cannot be written at the end after all, the table is printed and they
+are written to a temporary folder that the message names (exit status 1).
+
+A run holds an exclusive lock on its output folder for its whole life (:mod:`regcontact.studies.run_lock`). Ctrl-C
+stops it with one line and exit status 130, SIGTERM with exit status 143, whatever it is doing: the handlers are
+the first thing ``main`` sets, and when the process is the command line's own, a watchdog thread answers a signal
+that the main thread cannot take within half a second (it is held in native code: compiling, solving, a large
+numpy operation). A compliant sweep keeps every chunk it finished in ``<out>/chunks/`` and the line says how many,
+as the disk holds them (``--resume`` continues them).
 
 Before JAX starts, ``run`` picks the back end (``--device``; default: what JAX finds), splits the CPU into one
 JAX device per core so that a sweep shards across all of them (unless ``JAX_NUM_CPU_DEVICES`` or ``XLA_FLAGS``
@@ -27,10 +35,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import signal
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 __all__ = ["main"]
@@ -38,6 +49,8 @@ __all__ = ["main"]
 #: Exit status after Ctrl-C, and after SIGTERM.
 INTERRUPTED = 130
 TERMINATED = 143
+#: Seconds the main thread has to answer SIGINT or SIGTERM before the watchdog thread answers for it.
+ANSWER_WITHIN_S = 0.5
 
 
 def _progress(message: str) -> None:
@@ -48,27 +61,147 @@ def _error(message: str) -> None:
     print(f"regcontact: {message}", file=sys.stderr, flush=True)
 
 
-def _load(args: argparse.Namespace):
-    """The validated study and its output folder, both checked before anything runs.
+# --- stopping on a signal -------------------------------------------------------------------------------------
 
-    Raises :class:`ConfigError` for a bad config, a CONFIG that cannot be read, or an ``--out`` (or default
-    folder) where the results could not be written.
+
+class _Terminated(BaseException):
+    """SIGTERM arrived (a job scheduler stopping the run). A ``BaseException``, as ``KeyboardInterrupt`` is, so
+    that no ``except Exception`` on the way swallows it."""
+
+
+class _Stop:
+    """What a stopped command says and undoes. The line is said once: by the main thread, or by the watchdog
+    thread when the main thread has not said it in time."""
+
+    def __init__(self) -> None:
+        #: What follows ``interrupted;`` in the last line (``None``: the word alone).
+        self.context: Callable[[], str | None] = lambda: "nothing written"
+        #: Undone before the watchdog ends the process (the run's lock).
+        self.cleanups: list[Callable[[], None]] = []
+        #: Set when Python's handler has run in the main thread (it is stopping: its ``finally`` blocks run).
+        self.taken = threading.Event()
+        #: Set when the line has been said, and when the command has ended.
+        self.said = threading.Event()
+        self.ended = threading.Event()
+        self._saying = threading.Lock()
+
+    def say(self, word: str, status: int) -> int:
+        """Print ``regcontact: interrupted; <context>`` unless it has been said already; return ``status``."""
+        with self._saying:
+            if not self.said.is_set():
+                try:
+                    context = self.context()
+                except Exception:  # the line must come, whatever the context's files say
+                    context = None
+                _error(f"{word}; {context}" if context else word)
+                self.said.set()
+        return status
+
+    def interrupt(self, signum, frame):
+        self.taken.set()
+        raise KeyboardInterrupt
+
+    def terminate(self, signum, frame):
+        self.taken.set()
+        raise _Terminated
+
+
+_STOP = _Stop()
+
+#: Seconds the main thread has, once it has taken a signal, to run its ``finally`` blocks (e.g. close a Dask
+#: cluster) before the watchdog ends the process anyway.
+CLEANUP_WITHIN_S = 20.0
+
+
+def _watch(descriptor: int, stop: _Stop) -> None:
+    """The watchdog: wait for SIGINT or SIGTERM on the wakeup pipe and give the main thread
+    :data:`ANSWER_WITHIN_S` to say its line. If it has not: say it, and, unless the main thread is stopping
+    already (running its ``finally`` blocks, for at most :data:`CLEANUP_WITHIN_S`), end the process (after the
+    result files' renames, if they are under way)."""
+    while True:
+        try:
+            data = os.read(descriptor, 64)
+        except OSError:
+            return
+        if not data:
+            return
+        stops = [signum for signum in data if signum in (signal.SIGINT, signal.SIGTERM)]
+        if stops:
+            break
+    word, status = ("interrupted", INTERRUPTED) if stops[0] == signal.SIGINT else ("terminated", TERMINATED)
+    if stop.said.wait(ANSWER_WITHIN_S) or stop.ended.is_set():
+        return
+    if stop.taken.is_set():
+        stop.say(word, status)
+        if stop.ended.wait(CLEANUP_WITHIN_S):
+            return
+    study_result = sys.modules.get("regcontact.studies.study_result")
+    if study_result is not None:
+        study_result.RENAMING.acquire()  # never given back: the process ends here
+    stop.say(word, status)
+    for cleanup in stop.cleanups:
+        with contextlib.suppress(Exception):
+            cleanup()
+    _end(status)
+
+
+def _end(status: int) -> None:
+    """End the process now: tearing down the interpreter while JAX's native threads are still compiling or
+    solving can crash it (a segmentation fault instead of the status)."""
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+        sys.stderr.flush()
+    os._exit(status)
+
+
+@contextlib.contextmanager
+def _stop_signals(own_process: bool) -> Iterator[None]:
+    """SIGINT raises ``KeyboardInterrupt`` and SIGTERM :class:`_Terminated` in the block (a signal the process
+    ignored from its start stays ignored); in the command line's own process a watchdog thread stands by."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set handlers
+        return
+    handlers = {signal.SIGINT: _STOP.interrupt, signal.SIGTERM: _STOP.terminate}
+    previous = {signum: signal.getsignal(signum) for signum in handlers}
+    for signum, handler in handlers.items():
+        if previous[signum] is not signal.SIG_IGN:
+            signal.signal(signum, handler)
+    wakeup = None
+    if own_process:
+        read, write = os.pipe()
+        os.set_blocking(write, False)
+        wakeup = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+        threading.Thread(target=_watch, args=(read, _STOP), name="regcontact-stop", daemon=True).start()
+    try:
+        yield
+    finally:
+        if wakeup is not None:
+            signal.set_wakeup_fd(wakeup)
+        for signum, former in previous.items():
+            if former is not None:
+                signal.signal(signum, former)
+
+
+# --- the run ---------------------------------------------------------------------------------------------------
+
+
+def _load(args: argparse.Namespace, limits=None):
+    """The validated study and its output folder, both checked before anything runs (the folder is not created
+    here). With ``limits``, a study above them is refused before its kind's check builds anything.
+
+    Raises :class:`ConfigError` for a bad config, a CONFIG that cannot be read, a study above the limits, or an
+    ``--out`` (or default folder) where the results could not be written.
     """
+    from regcontact.compliant.devices import sweep_devices
     from regcontact.studies.config import ConfigError
     from regcontact.studies.loading import load_study
     from regcontact.studies.study_result import out_dir_problem
+    from regcontact.studies.study_size import DeviceSet
 
-    path = Path(args.config)
-    try:
-        loaded = load_study(path, args.set or [])
-    except UnicodeDecodeError as error:
-        raise ConfigError("CONFIG", args.config, f"a UTF-8 TOML file (byte {error.start} is not UTF-8)") from None
-    except OSError as error:
-        if error.filename != str(path):
-            raise
-        if path.is_dir():
-            raise ConfigError("CONFIG", args.config, "an existing TOML file (it is a directory)") from None
-        raise ConfigError("CONFIG", args.config, f"a readable TOML file ({error.strerror})") from None
+    def devices() -> DeviceSet:
+        return DeviceSet.of(sweep_devices())
+
+    loaded = load_study(args.config, args.set or [], limits=limits, devices=devices)
     out_dir = Path(args.out) if args.out else Path("results") / loaded.config["study"]["name"]
     problem = out_dir_problem(out_dir)
     if problem:
@@ -80,9 +213,9 @@ def _load(args: argparse.Namespace):
 DEVICE_PLATFORMS = {"cpu": "cpu", "gpu": "cuda"}
 
 
-def _start_jax(args: argparse.Namespace, announce: bool) -> None:
+def _start_jax(args: argparse.Namespace) -> Path | None:
     """The back end, one host device per core and the compilation cache, set before JAX's first computation;
-    ``announce`` prints the devices and the cache (for the study kinds that solve on them).
+    returns the cache folder (``None``: off).
 
     Called from a process where JAX has already started (``main`` from Python), it changes neither the back
     end nor the host devices; it only checks that the device asked for is the one in use. Raises
@@ -91,7 +224,7 @@ def _start_jax(args: argparse.Namespace, announce: bool) -> None:
     import jax
 
     from regcontact.compliant.compilation_cache import use_compilation_cache
-    from regcontact.compliant.devices import backends_started, describe_devices, sweep_devices, use_host_cores
+    from regcontact.compliant.devices import backends_started, use_host_cores
     from regcontact.studies.config import ConfigError
 
     platform = DEVICE_PLATFORMS.get(args.device)
@@ -104,39 +237,62 @@ def _start_jax(args: argparse.Namespace, announce: bool) -> None:
         backend = jax.default_backend()
         if args.device and backend != args.device:
             raise RuntimeError(f"JAX runs on {backend}")
-    except RuntimeError as error:
-        raise ConfigError("--device", args.device, f"a device that JAX finds here ({error})") from None
-    if announce:
-        _progress(f"devices: {describe_devices(sweep_devices())}")
-    if not args.no_compilation_cache:
-        folder = use_compilation_cache()
-        if announce:
-            _progress(f"compilation cache: {folder}" if folder else "compilation cache: off (environment)")
+    except (RuntimeError, AssertionError) as error:
+        # JAX asserts when the platform asked for is not there at all (no GPU visible to a CUDA JAX)
+        found = str(error) or f"no {args.device.upper()} is visible"
+        raise ConfigError("--device", args.device, f"a device that JAX finds here ({found})") from None
+    if args.no_compilation_cache:
+        return None
+    return use_compilation_cache() or Path("off (environment)")
+
+
+def _announce(loaded, cache: Path | None, engine) -> None:
+    """The progress lines that say where the study runs, once every check has passed."""
+    from regcontact.compliant.devices import describe_devices, sweep_devices
+
+    # The rigid study solves small LCPs on the host: its devices and JAX's cache are not worth a line.
+    if loaded.kind.KIND == "rigid_painleve":
+        return
+    _progress(f"devices: {describe_devices(sweep_devices())}")
+    if cache is not None:
+        _progress(f"compilation cache: {cache}")
+    if engine.describe_cluster() is not None:
+        _progress(f"cluster: {engine.describe_cluster()}")
 
 
 def _run(args: argparse.Namespace) -> int:
-    """Check, run, write, print. Results are never lost: if ``--out`` fails at the end, they go elsewhere; a
-    sweep stopped on the way keeps its finished chunks."""
+    """Check everything, then run, write, print. Results are never lost: if ``--out`` fails at the end, they go
+    elsewhere; a sweep stopped on the way keeps its finished chunks."""
     from regcontact.studies.chunk_checkpoints import ChunkWriteError
     from regcontact.studies.config import ConfigError
+    from regcontact.studies.study_size import MAX_CASES, SizeLimits
 
-    checkpoints = None
+    lock = checkpoints = None
     try:
-        loaded, out_dir = _load(args)
+        if args.local_cluster is not None and args.local_cluster < 1:
+            raise ConfigError("--local-cluster", args.local_cluster, "a number of worker processes of at least 1")
+        cache = _start_jax(args)
+        loaded, out_dir = _load(args, SizeLimits(args.max_cases or MAX_CASES, args.max_memory))
+        _only_chunked_on_clusters(args, loaded)
+        lock = _lock(args, out_dir)
         checkpoints = _checkpoints(args, loaded, out_dir)
-        # The rigid study solves small LCPs on the host: its devices and JAX's cache are not worth a line.
-        _start_jax(args, announce=loaded.kind.KIND != "rigid_painleve")
-        with _engine(args) as engine, _terminate_as_exception():
+        if checkpoints is not None:
+            _STOP.context = lambda: _kept(checkpoints)
+        with _engine(args) as engine:
+            _announce(loaded, cache, engine)
             result = _compute(loaded, checkpoints, engine, args.estimate_above)
+        _STOP.context = (lambda: _kept(checkpoints)) if checkpoints is not None else (lambda: None)
+        written = _write(result, loaded.config, out_dir)
+        _print_result(result, loaded)
+        if isinstance(written, OSError):
+            return _write_elsewhere(result, loaded.config, out_dir, written)
+        if checkpoints is not None:
+            checkpoints.discard()
+        print(f"wrote {', '.join(map(str, written[:-1]))} and {written[-1]}")
+        return 1 if result.failures else 0
     except ConfigError as error:
         _error(f"config error: {error}")
         return 2
-    except KeyboardInterrupt:
-        _error(f"interrupted; {_kept(checkpoints)}")
-        return INTERRUPTED
-    except _Terminated:
-        _error(f"terminated; {_kept(checkpoints)}")
-        return TERMINATED
     except ChunkWriteError as error:
         _error(f"{error}; {_kept(checkpoints)}")
         return 1
@@ -144,14 +300,30 @@ def _run(args: argparse.Namespace) -> int:
         if checkpoints is not None and checkpoints.held():
             _error(_kept(checkpoints))
         raise
-    written = _write(result, loaded.config, out_dir)
-    _print_result(result, loaded)
-    if isinstance(written, OSError):
-        return _write_elsewhere(result, loaded.config, out_dir, written)
-    if checkpoints is not None:
-        checkpoints.discard()
-    print(f"wrote {', '.join(map(str, written[:-1]))} and {written[-1]}")
-    return 1 if result.failures else 0
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+def _only_chunked_on_clusters(args: argparse.Namespace, loaded) -> None:
+    """``--scheduler`` and ``--local-cluster`` are for the kinds whose sweep runs in chunks."""
+    from regcontact.studies.config import ConfigError
+
+    if getattr(loaded.kind, "CHUNKED", False):
+        return
+    for flag, value in (("--scheduler", args.scheduler), ("--local-cluster", args.local_cluster)):
+        if value is not None:
+            raise ConfigError(flag, value, "a study of kind 'compliant_sweep' (this kind runs in one process)")
+
+
+def _lock(args: argparse.Namespace, out_dir: Path):
+    """The output folder, created and locked for this run (given back when it ends, however it ends); refused in
+    one line if another run holds it or nothing can be written there."""
+    from regcontact.studies.run_lock import lock_output
+
+    lock = lock_output(out_dir, str(Path(args.config).absolute()), "--out", args.out or str(out_dir))
+    _STOP.cleanups.append(lock.release)
+    return lock
 
 
 def _checkpoints(args: argparse.Namespace, loaded, out_dir: Path):
@@ -162,9 +334,6 @@ def _checkpoints(args: argparse.Namespace, loaded, out_dir: Path):
     from regcontact.studies.config import ConfigError
 
     if not getattr(loaded.kind, "CHUNKED", False):
-        for flag, value in (("--scheduler", args.scheduler), ("--local-cluster", args.local_cluster)):
-            if value is not None:
-                raise ConfigError(flag, value, "a study of kind 'compliant_sweep' (this kind runs in one process)")
         return None
     checkpoints = ChunkCheckpoints(out_dir / CHUNKS_FOLDER, loaded.config)
     if args.restart:
@@ -182,15 +351,22 @@ def _checkpoints(args: argparse.Namespace, loaded, out_dir: Path):
 
 
 def _kept(checkpoints) -> str:
-    """``kept 3 of 10 chunks (96 of 320 cases) in out/chunks: --resume continues`` or ``nothing written``."""
-    if checkpoints is None or not checkpoints.held():
+    """``kept 3 of 10 chunks (96 of 320 cases) in out/chunks: --resume continues`` or ``nothing written``, as the
+    disk holds them now."""
+    summary = None if checkpoints is None else checkpoints.summary()
+    if summary is None:
         return "nothing written"
-    return f"{checkpoints.summary()}: the same command with --resume continues"
+    return f"{summary}: the same command with --resume continues"
+
+
+#: A Dask scheduler's address: a host and a port, after a protocol or not (``tcp://10.0.0.5:8786``).
+SCHEDULER_ADDRESS = re.compile(r"^([a-z][a-z0-9+.-]*://)?[^\s/]+:\d+/?$")
 
 
 @contextlib.contextmanager
 def _engine(args: argparse.Namespace):
-    """Where a sweep's chunks are solved: this process, or Dask workers (``--scheduler``, ``--local-cluster``)."""
+    """Where a sweep's chunks are solved: this process, or Dask workers (``--scheduler``, ``--local-cluster``).
+    Says nothing: a cluster that cannot be reached is a one-line :class:`ConfigError`."""
     from regcontact.studies.config import ConfigError
     from regcontact.studies.sweep_engines import DaskEngine, LocalEngine
 
@@ -198,39 +374,16 @@ def _engine(args: argparse.Namespace):
         yield LocalEngine()
         return
     flag, value = ("--scheduler", args.scheduler) if args.scheduler else ("--local-cluster", args.local_cluster)
-    if args.local_cluster is not None and args.local_cluster < 1:
-        raise ConfigError(flag, value, "a number of worker processes of at least 1")
+    if args.scheduler is not None and not SCHEDULER_ADDRESS.match(args.scheduler):
+        raise ConfigError(flag, value, "a Dask scheduler address, [protocol://]host:port (e.g. tcp://10.0.0.5:8786)")
     with contextlib.ExitStack() as stack:
         try:
             engine = stack.enter_context(DaskEngine.connect(args.scheduler, args.local_cluster))
         except ImportError:
             raise ConfigError(flag, value, "Dask installed (pip install 'regcontact[cluster]')") from None
-        except OSError as error:
+        except (OSError, ValueError, TypeError) as error:
             raise ConfigError(flag, value, f"a Dask scheduler that answers ({error})") from None
-        _progress(f"cluster: {engine.describe([])}")
         yield engine
-
-
-class _Terminated(Exception):
-    """SIGTERM arrived (a job scheduler stopping the run)."""
-
-
-@contextlib.contextmanager
-def _terminate_as_exception():
-    """SIGTERM raises :class:`_Terminated` in the block, so that the run stops with a line as after Ctrl-C."""
-
-    def terminate(signum, frame):
-        raise _Terminated
-
-    try:
-        previous = signal.signal(signal.SIGTERM, terminate)
-    except ValueError:  # not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _compute(loaded, checkpoints, engine, estimate_above: int):
@@ -283,14 +436,24 @@ def _write_elsewhere(result, config, out_dir: Path, error: OSError) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    """Validate a study as ``run`` does and say what it would do: cases, chunks, devices, a time estimate."""
+    """Validate a study as ``run`` does and say what it would do: cases, memory, a time estimate (said as soon
+    as the schema has passed, before the kind's own checks, which may take a while), then chunks and devices."""
     from regcontact.studies.config import ConfigError
     from regcontact.studies.study_check import check_lines
+    from regcontact.studies.study_size import MAX_CASES, SizeLimits
+
+    def say_size(size) -> None:
+        for line in size.lines():
+            print(line, flush=True)
+        if size.cases > MAX_CASES:
+            print(f"note: more than {MAX_CASES:,} cases: regcontact run needs --max-cases {size.cases} to run it")
+        elif SizeLimits().refusal(size) is not None:
+            print("note: more than the memory available here: regcontact run refuses it (--max-memory overrides)")
 
     try:
         args.out, args.no_compilation_cache = None, True
-        loaded, out_dir = _load(args)
-        _start_jax(args, announce=False)
+        _start_jax(args)
+        loaded, out_dir = _load_for_check(args, say_size)
     except ConfigError as error:
         _error(f"config error: {error}")
         return 2
@@ -303,10 +466,27 @@ def _check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _load_for_check(args: argparse.Namespace, say_size: Callable):
+    """As :func:`_load`, saying the study's size as soon as it is known."""
+    from regcontact.compliant.devices import sweep_devices
+    from regcontact.studies.config import ConfigError
+    from regcontact.studies.loading import load_study
+    from regcontact.studies.study_result import out_dir_problem
+    from regcontact.studies.study_size import DeviceSet
+
+    loaded = load_study(args.config, args.set or [], devices=lambda: DeviceSet.of(sweep_devices()), on_size=say_size)
+    out_dir = Path("results") / loaded.config["study"]["name"]
+    problem = out_dir_problem(out_dir)
+    if problem:
+        raise ConfigError("--out", str(out_dir), problem)
+    return loaded, out_dir
+
+
 def _figures(args: argparse.Namespace) -> int:
     from regcontact.figures import load_figures
     from regcontact.studies.study_result import out_dir_problem
 
+    _STOP.context = lambda: None  # each figure is written as it is drawn
     figures = load_figures()
     if args.list:
         print("\n".join(sorted(figures)))
@@ -326,6 +506,32 @@ def _figures(args: argparse.Namespace) -> int:
         paths = figures[name](out_dir)
         _progress(f"{name}: wrote {', '.join(str(p) for p in paths)} ({time.perf_counter() - start:.1f} s)")
     return 0
+
+
+def _count(text: str) -> int:
+    """A positive number of cases: ``1000000``, ``1e6``, ``1_000_000``."""
+    try:
+        value = float(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value >= 1 or not value.is_integer():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number ≥ 1")
+    return int(value)
+
+
+_BYTE_UNITS = {"": 1, "k": 1e3, "m": 1e6, "g": 1e9, "t": 1e12, "ki": 2**10, "mi": 2**20, "gi": 2**30, "ti": 2**40}
+
+
+def _byte_count(text: str) -> float:
+    """A memory size: ``16G``, ``500MB``, ``2GiB``, ``3e9``."""
+    match = re.fullmatch(r"\s*([0-9.eE+_]+)\s*([kKmMgGtT]i?)?[bB]?\s*", text)
+    try:
+        value = float(match.group(1).replace("_", "")) if match else -1.0
+    except ValueError:
+        value = -1.0
+    if not value > 0 or match is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a memory size such as 16G, 500MB or 2e9")
+    return value * _BYTE_UNITS[(match.group(2) or "").lower()]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -369,9 +575,26 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="a sweep of N cases or more says its time estimate after its first chunk (default: 100000)",
     )
+    run.add_argument(
+        "--max-cases",
+        type=_count,
+        default=None,
+        metavar="N",
+        help="refuse a study of more than N cases, before anything is built (default: 1000000; "
+        "'regcontact check' says a study's size)",
+    )
+    run.add_argument(
+        "--max-memory",
+        type=_byte_count,
+        default=None,
+        metavar="SIZE",
+        help="refuse a study estimated to need more memory than SIZE, e.g. 16G (default: the memory available)",
+    )
     run.set_defaults(handler=_run)
 
-    check = commands.add_parser("check", help="validate a study and say what it would run, without running it")
+    check = commands.add_parser(
+        "check", help="validate a study and say what it would run (cases, memory, time), without running it"
+    )
     check.add_argument("config", help="the study's TOML file")
     check.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a config key, as for run")
     check.add_argument("--device", choices=sorted(DEVICE_PLATFORMS), help="back end to check for, as for run")
@@ -388,20 +611,26 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line (``argv``: its arguments, default ``sys.argv[1:]``) and return its exit status.
 
-    Ctrl-C ends it with one line and status 130 (128 + SIGINT, as shells report it), SIGTERM with 143. When the
-    process is the command line's own (no ``argv``), it then ends at once: tearing down the interpreter while
-    JAX's native threads are still compiling or solving can crash it (a segmentation fault instead of status 130).
+    The signal handlers come first: Ctrl-C ends it with one line and status 130 (128 + SIGINT, as shells report
+    it), SIGTERM with 143, from its first moment on. When the process is the command line's own (no ``argv``),
+    a watchdog answers a signal the main thread cannot take in time, and the process then ends at once (see
+    :func:`_end`).
     """
-    args = _parser().parse_args(argv)
-    try:
-        status = args.handler(args)
+    global _STOP
+    _STOP = _Stop()
+    own_process = argv is None
+    try:  # around the handlers' own setting up too: a signal may come while the watchdog starts
+        with _stop_signals(own_process):
+            args = _parser().parse_args(argv)
+            status = args.handler(args)
     except KeyboardInterrupt:
-        _error("interrupted")
-        status = INTERRUPTED
-    if status in (INTERRUPTED, TERMINATED) and argv is None:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(status)
+        status = _STOP.say("interrupted", INTERRUPTED)
+    except _Terminated:
+        status = _STOP.say("terminated", TERMINATED)
+    finally:
+        _STOP.ended.set()
+    if status in (INTERRUPTED, TERMINATED) and own_process:
+        _end(status)
     return status
 
 

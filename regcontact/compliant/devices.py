@@ -43,7 +43,7 @@ __all__ = [
 #: Cases per device in an automatic chunk. On a CPU a vmapped batch works its lanes one after the other inside
 #: every step and waits for its slowest lane, so beyond a few dozen lanes a chunk gains nothing
 #: (``benchmarks/throughput.txt``) and small chunks give a progress bar that moves; a GPU fills up from about
-#: 1e4 lanes (issue 11: 10.7k solves/s from 1e4 to 3e5 lanes on an H100).
+#: 1e4 lanes (an H100: 28.5k solves/s at 16,384 lanes, 31k at 65,536; ``docs/performance.md``).
 CASES_PER_DEVICE: dict[str, int] = {"cpu": 32, "gpu": 16384}
 
 #: Share of a device's free memory that an automatic chunk may take.

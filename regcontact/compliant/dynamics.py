@@ -12,6 +12,7 @@ The contact laws act on every contact at once: they are elementwise in ``(g_n, �
 from __future__ import annotations
 
 import equinox as eqx
+import jax
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
@@ -53,20 +54,35 @@ class CompliantSystem(eqx.Module):
 
 
 def _times_velocity(jacobians: Float[Array, "k 2 n"], v: Float[Array, " n"]) -> Float[Array, "k 2"]:
-    """``W v`` as one ``(2k × n) @ n`` product: the rod's own arithmetic for ``k = 1``.
+    """``W v``. On the CPU one ``(2k × n) @ n`` product: the rod's own arithmetic for ``k = 1``, and an elementwise
+    product and a sum, which XLA fuses and vectorises, would round differently in the SIMD body and the scalar tail
+    of a vmapped batch (measured: identical cases in lanes 0 and 2 of one batch differing by 1e-15), where the
+    product keeps every lane's arithmetic the same. Elsewhere products and a sum: a GPU runs each tiny batched
+    ``dot`` as a matrix-multiply kernel of its own, which the elementwise form, fused with the field, avoids
+    (``docs/performance.md``, GPU)."""
 
-    Written with matrix products on purpose: an elementwise product and a sum, which XLA fuses and vectorises,
-    rounded differently in the SIMD body and the scalar tail of a vmapped batch (measured: identical cases in
-    lanes 0 and 2 of one batch differing by 1e-15), where the product keeps every lane's arithmetic the same.
-    """
-    k, _, n = jacobians.shape
-    return (jacobians.reshape(2 * k, n) @ v).reshape(k, 2)
+    def product(jacobians, v):
+        k, _, n = jacobians.shape
+        return (jacobians.reshape(2 * k, n) @ v).reshape(k, 2)
+
+    def fused(jacobians, v):
+        return (jacobians * v[None, None, :]).sum(axis=-1)
+
+    return jax.lax.platform_dependent(jacobians, v, cpu=product, default=fused)
 
 
 def _transpose_times(jacobians: Float[Array, "k 2 n"], forces: Float[Array, "k 2"]) -> Float[Array, " n"]:
-    """``Σ_i W_iᵀ λ_i`` as one ``(n × 2k) @ 2k`` product (see :func:`_times_velocity`)."""
-    k, _, n = jacobians.shape
-    return jacobians.reshape(2 * k, n).T @ forces.reshape(2 * k)
+    """``Σ_i W_iᵀ λ_i``: one ``(n × 2k) @ 2k`` product on the CPU, products and a sum elsewhere (as
+    :func:`_times_velocity`)."""
+
+    def product(jacobians, forces):
+        k, _, n = jacobians.shape
+        return jacobians.reshape(2 * k, n).T @ forces.reshape(2 * k)
+
+    def fused(jacobians, forces):
+        return (jacobians * forces[:, :, None]).sum(axis=(0, 1))
+
+    return jax.lax.platform_dependent(jacobians, forces, cpu=product, default=fused)
 
 
 def contact_forces(args: CompliantSystem, q: Float[Array, " n"], v: Float[Array, " n"]) -> Float[Array, "k 2"]:

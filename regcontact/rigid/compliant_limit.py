@@ -35,6 +35,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -130,10 +131,14 @@ def limit_law(model: ContactModel) -> LimitLaw:
     elif isinstance(normal, AbstractLinearSpringDamper) and isinstance(exponents, AbstractLinearSpringDamper):
         a, b = float(exponents.stiffness), float(exponents.damping)
         s = max(a / 2, b)
-        # a dropped term is a zero parameter, which a law refuses from a user (a zero spring) but takes as an array
-        kept = type(normal)(
-            stiffness=jnp.asarray(float(normal.stiffness) if a / 2 == s else 0.0),
-            damping=jnp.asarray(float(normal.damping) if b == s else 0.0),
+        # a dropped term is a zero parameter, which a law refuses from a user (a zero spring): set on the fields
+        kept = eqx.tree_at(
+            lambda law: (law.stiffness, law.damping),
+            normal,
+            (
+                jnp.asarray(float(normal.stiffness) if a / 2 == s else 0.0, dtype=float),
+                jnp.asarray(float(normal.damping) if b == s else 0.0, dtype=float),
+            ),
         )
     else:
         raise ValueError(

@@ -10,6 +10,7 @@ the one place that choice is made.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -57,8 +58,8 @@ class CompliantSweep:
     """A validated compliant study: its tables, settings and axes, and each case's swept values.
 
     Case ``i`` is the grid point ``i`` of ``plan`` (C order, α fastest). ``labels`` holds each swept column's
-    value per case, ``alpha`` first (its values as floats); ``single`` each sweepable key's value as the config
-    gives it, used for every case where the key is not swept."""
+    value per case, ``alpha`` first (its values as floats), made when first asked for; ``single`` each sweepable
+    key's value as the config gives it, used for every case where the key is not swept."""
 
     name: str
     #: The ``[system]`` table: its kind and every key's single value.
@@ -76,15 +77,12 @@ class CompliantSweep:
     chunk_size: int | None
     plan: SweepPlan
     single: Mapping[str, Any]
-    labels: Mapping[str, list[Any]]
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> CompliantSweep:
         """The study a validated compliant config describes; :class:`ConfigError` for a bad ``sweep.zip``."""
         plan = plan_sweep(config)
         solver, termination, paper = config["solver"], config["termination"], config["paper"]
-        alpha = np.asarray(plan.values(ALPHA), dtype=float)
-        labels = {ALPHA: alpha.tolist(), **{column_name(key): plan.values(key) for key in plan.keys if key != ALPHA}}
         return cls(
             name=config["study"]["name"],
             system=config["system"],
@@ -102,17 +100,23 @@ class CompliantSweep:
             chunk_size=config["sweep"]["chunk_size"],
             plan=plan,
             single=sweepable_keys(config),
-            labels=labels,
         )
+
+    @functools.cached_property
+    def labels(self) -> Mapping[str, list[Any]]:
+        """Each swept column's value per case, ``alpha`` first (as floats)."""
+        alpha = np.asarray(self.plan.values(ALPHA), dtype=float)
+        others = {column_name(key): self.plan.values(key) for key in self.plan.keys if key != ALPHA}
+        return {ALPHA: alpha.tolist(), **others}
 
     @property
     def size(self) -> int:
         return self.plan.size
 
-    @property
+    @functools.cached_property
     def alpha(self) -> np.ndarray:
         """α per case."""
-        return np.asarray(self.labels[ALPHA])
+        return np.asarray(self.plan.values(ALPHA), dtype=float)
 
     def label(self, case: int) -> dict[str, Any]:
         """The swept values of one case (``alpha`` first)."""
@@ -139,12 +143,17 @@ class CompliantSweep:
         others = [key for key in self.plan.keys if self.plan.axis_of(key) != alpha_axis]
         return others, *self.plan.distinct(others)
 
+    def system_table(self, case: int) -> dict[str, Any]:
+        """The ``[system]`` table of one case (the config's, with the case's swept values put in)."""
+        keys = self.swept("system.")
+        return _with(self.system, "system.", {key: self.plan.values(key, np.array([case]))[0] for key in keys})
+
     def distinct_tables(
         self, table: Literal["system", "contact"], keys: Sequence[str]
     ) -> tuple[np.ndarray, list[dict[str, Any]]]:
         """The distinct ``[table]``s among ``keys``' swept values: per case the index of its table, and the tables
         (the config's, with those values put in), in order of first appearance."""
         ids, first = self.plan.distinct(list(keys))
-        columns = {key: self.plan.values(key) for key in keys}
+        columns = {key: self.plan.values(key, first) for key in keys}
         base = self.system if table == "system" else self.contact
-        return ids, [_with(base, f"{table}.", {key: columns[key][case] for key in keys}) for case in first]
+        return ids, [_with(base, f"{table}.", {key: columns[key][j] for key in keys}) for j in range(len(first))]

@@ -1,7 +1,9 @@
 """Load a study from a TOML file with ``--set`` overrides, validate it, and dispatch it to its kind.
 
 A study kind is a module with ``KIND``, ``schema(raw) -> schema``, ``check(config, overridden) -> notes``,
-``TABLE_COLUMNS`` and ``run(config, progress) -> StudyResult``. The ``[study] kind`` key picks it.
+``TABLE_COLUMNS`` and ``run(config, progress) -> StudyResult``. The ``[study] kind`` key picks it. Its size
+(:mod:`regcontact.studies.study_size`) is counted from the config once the schema has passed, and checked against
+the caller's limits before the kind's own check, which may build what the study will solve.
 """
 
 from __future__ import annotations
@@ -9,14 +11,28 @@ from __future__ import annotations
 import copy
 import dataclasses
 import importlib
-from collections.abc import Sequence
+import os
+import stat
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from regcontact.studies.config import ConfigError, apply_override, read_toml, validate
+from regcontact.studies.study_size import DeviceSet, SizeLimits, StudySize, study_size
 
-__all__ = ["STUDY_KINDS", "LoadedStudy", "load_config", "load_study", "study_kind"]
+#: The devices to size a study for: a :class:`DeviceSet`, or a callable that gives it (e.g. after starting JAX).
+Devices = DeviceSet | Callable[[], DeviceSet] | None
+
+__all__ = [
+    "MAX_CONFIG_BYTES",
+    "STUDY_KINDS",
+    "LoadedStudy",
+    "load_config",
+    "load_study",
+    "read_study_file",
+    "study_kind",
+]
 
 #: The module of each study kind, by the name a config gives in ``[study] kind`` (the first is the default).
 #: A kind is imported when a config names it: the rigid study need not wait for the compliant solvers.
@@ -30,6 +46,9 @@ STUDY_KINDS: dict[str, str] = {
     "spatial_crossing": "regcontact.studies.crossing_study",
 }
 
+#: The largest CONFIG file read (a study's TOML is a few kB; anything this large is not one).
+MAX_CONFIG_BYTES = 16 * 2**20
+
 
 def study_kind(name: str) -> ModuleType:
     """The module of the study kind ``name`` (a key of :data:`STUDY_KINDS`)."""
@@ -40,28 +59,96 @@ def study_kind(name: str) -> ModuleType:
 
 @dataclasses.dataclass(frozen=True)
 class LoadedStudy:
-    """A validated study: its resolved config, its kind's module, and notes made while resolving it."""
+    """A validated study: its resolved config, its kind's module, notes made while resolving it, and its size
+    (when the caller gave limits or devices to size it for)."""
 
     config: dict[str, Any]
     kind: ModuleType
     notes: tuple[str, ...]
+    size: StudySize | None = None
 
 
-def load_study(path: Path, overrides: Sequence[str] = ()) -> LoadedStudy:
+_FILE_TYPES = (
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def read_study_file(path: str | Path) -> dict[str, Any]:
+    """A study's TOML file as a dict; :class:`ConfigError` (naming ``CONFIG``) for a path that is missing, a
+    directory, not a regular file (a FIFO would block the reading forever), too large, unreadable, not UTF-8 or
+    not TOML (named as given)."""
+    shown, path = str(path), Path(path)
+
+    def refuse(expected: str) -> ConfigError:
+        return ConfigError("CONFIG", shown, expected)
+
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise refuse("an existing TOML file") from None
+    except OSError as error:
+        raise refuse(f"a readable TOML file ({error.strerror or error})") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise refuse("an existing TOML file (it is a directory)")
+    if not stat.S_ISREG(info.st_mode):
+        kind = next((name for test, name in _FILE_TYPES if test(info.st_mode)), "not a regular file")
+        raise refuse(f"a regular TOML file (it is {kind})")
+    if info.st_size > MAX_CONFIG_BYTES:
+        raise refuse(f"a TOML file of at most {MAX_CONFIG_BYTES // 2**20} MiB (it has {info.st_size:,} bytes)")
+    try:
+        return read_toml(path)
+    except UnicodeDecodeError as error:
+        raise refuse(f"a UTF-8 TOML file (byte {error.start} is not UTF-8)") from None
+    except OSError as error:
+        raise refuse(f"a readable TOML file ({error.strerror or error})") from None
+
+
+def load_study(
+    path: str | Path,
+    overrides: Sequence[str] = (),
+    limits: SizeLimits | None = None,
+    devices: Devices = None,
+    on_size: Callable[[StudySize], None] | None = None,
+) -> LoadedStudy:
     """Read, override and validate a study; raises :class:`ConfigError` on the first problem.
 
     Args:
         path: the study's TOML file.
         overrides: ``key.path=value`` assignments, as ``--set`` takes them (the value in TOML syntax).
+        limits: a study above them is refused (:class:`ConfigError`, with its size) before its kind's check,
+            i.e. before anything of its size is built.
+        devices: the devices to size the study for (default, when ``limits`` are given: JAX's devices for a
+            sweep, :func:`~regcontact.compliant.devices.sweep_devices`).
+        on_size: receives the study's size as soon as it is known, before the kind's own check.
 
     Returns:
-        The validated config with every default filled in, the study kind's module, and notes (e.g. that the
-        paper's columns were dropped because an override changed the system).
+        The validated config with every default filled in, the study kind's module, notes (e.g. that the
+        paper's columns were dropped because an override changed the system) and, with ``limits`` or
+        ``devices``, the study's size.
     """
-    return load_config(read_toml(path), overrides)
+    return load_config(read_study_file(path), overrides, limits, devices, on_size)
 
 
-def load_config(raw: dict[str, Any], overrides: Sequence[str] = ()) -> LoadedStudy:
+def _check_name(config: dict[str, Any]) -> None:
+    """A study's name is the folder its results go to by default (``results/<name>/``): a plain folder name."""
+    name = config["study"]["name"]
+    separators = [sep for sep in (os.sep, os.altsep, "\0") if sep]
+    if name in ("", ".", "..") or any(sep in name for sep in separators) or len(name.encode()) > 255:
+        raise ConfigError(
+            "study.name", name, "a plain folder name (no '/', not '.' or '..'; results go to results/<name>/)"
+        )
+
+
+def load_config(
+    raw: dict[str, Any],
+    overrides: Sequence[str] = (),
+    limits: SizeLimits | None = None,
+    devices: Devices = None,
+    on_size: Callable[[StudySize], None] | None = None,
+) -> LoadedStudy:
     """Override and validate a study given as a dict shaped like its TOML file (left unchanged); as
     :func:`load_study`."""
     raw = copy.deepcopy(raw)
@@ -69,10 +156,29 @@ def load_config(raw: dict[str, Any], overrides: Sequence[str] = ()) -> LoadedStu
         apply_override(raw, assignment)
     study_table = raw.get("study", {})
     kind_name = study_table.get("kind", next(iter(STUDY_KINDS))) if isinstance(study_table, dict) else None
-    if kind_name not in STUDY_KINDS:
+    if not isinstance(kind_name, str) or kind_name not in STUDY_KINDS:
         raise ConfigError("study.kind", kind_name, "one of " + ", ".join(repr(k) for k in STUDY_KINDS))
     kind = study_kind(kind_name)
     config = validate(raw, kind.schema(raw))
+    _check_name(config)
+    size = None
+    if limits is not None or devices is not None or on_size is not None:
+        size = study_size(kind_name, config, _device_set(devices))
+        if on_size is not None:
+            on_size(size)
+        if limits is not None:
+            limits.check(size)
     overridden = [assignment.partition("=")[0].strip() for assignment in overrides]
     notes = kind.check(config, overridden)
-    return LoadedStudy(config=config, kind=kind, notes=tuple(notes))
+    return LoadedStudy(config=config, kind=kind, notes=tuple(notes), size=size)
+
+
+def _device_set(devices: Devices) -> DeviceSet:
+    """The devices to size a study for: given, given by a callable, or JAX's for a sweep."""
+    if isinstance(devices, DeviceSet):
+        return devices
+    if devices is not None:
+        return devices()
+    from regcontact.compliant.devices import sweep_devices
+
+    return DeviceSet.of(sweep_devices())

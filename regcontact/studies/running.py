@@ -11,8 +11,11 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from regcontact.studies.config import ConfigError
 from regcontact.studies.loading import LoadedStudy, load_config, load_study
-from regcontact.studies.study_result import StudyResult, results_document, write_results
+from regcontact.studies.run_lock import lock_output
+from regcontact.studies.study_result import StudyResult, out_dir_problem, results_document, write_results
+from regcontact.studies.study_size import MAX_CASES, SizeLimits
 
 __all__ = ["StudyRun", "run_loaded", "run_study"]
 
@@ -85,10 +88,14 @@ def run_study(
     overrides: Mapping[str, Any] | Sequence[str] = (),
     out: str | Path | None = None,
     progress: Callable[[str], None] | None = None,
+    max_cases: int = MAX_CASES,
+    max_memory: float | None = None,
 ) -> StudyRun:
     """Validate and run a study, as ``regcontact run`` does, and return its result.
 
-    Nothing is changed about JAX's devices (call :func:`regcontact.use_host_cores` first to use every core).
+    Nothing is changed about JAX's devices (call :func:`regcontact.use_host_cores` first to use every core). A
+    study above the limits is refused before anything is built, and ``out`` is locked for the run, as the
+    command line does.
 
     Args:
         path_or_config: a study's TOML file, or a dict shaped like one.
@@ -96,13 +103,17 @@ def run_study(
             validated as the file is.
         out: a folder to write ``results.csv``, ``results.json`` (and ``results.nc``) into; default: none.
         progress: receives progress lines (default: printed to stderr).
+        max_cases: the most cases a study may have (``regcontact check`` and
+            :class:`~regcontact.studies.study_size.StudySize` say how many it has).
+        max_memory: the most memory, in bytes, a study may be estimated to need (default: what is available).
 
     Returns:
         A :class:`StudyRun`: ``.table`` (a DataFrame of the rows), ``.json`` (what ``results.json`` holds),
         ``.ok``, ``.result`` (the :class:`~regcontact.studies.study_result.StudyResult`).
 
     Raises:
-        ConfigError: a bad key or value, with the one-line message the command line prints.
+        ConfigError: a bad key or value, a study above the limits, an ``out`` that another run holds or where
+            nothing can be written, with the one-line message the command line prints.
 
     Examples:
         >>> import regcontact as rc
@@ -111,11 +122,21 @@ def run_study(
         0.325839
     """
     assignments = _assignments(overrides)
+    limits = SizeLimits(max_cases, max_memory)
     if isinstance(path_or_config, Mapping):
-        loaded: LoadedStudy = load_config(dict(path_or_config), assignments)
+        loaded: LoadedStudy = load_config(dict(path_or_config), assignments, limits)
+        source = "a config given as a dict"
     else:
-        loaded = load_study(Path(path_or_config), assignments)
+        loaded = load_study(path_or_config, assignments, limits)
+        source = str(Path(path_or_config).absolute())
     say = progress or (lambda message: print(f"[regcontact] {message}", file=sys.stderr, flush=True))
-    result = run_loaded(loaded, say)
-    written = write_results(result, loaded.config, Path(out)) if out is not None else ()
+    if out is None:
+        return StudyRun(result=run_loaded(loaded, say), config=loaded.config)
+    problem = out_dir_problem(Path(out))
+    if problem:
+        raise ConfigError("out", str(out), problem)
+    lock = lock_output(Path(out), source, "out", str(out))
+    with lock:
+        result = run_loaded(loaded, say)
+        written = write_results(result, loaded.config, Path(out))
     return StudyRun(result=result, config=loaded.config, written=written)

@@ -22,6 +22,7 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from regcontact.studies.column_descriptions import MODEL_UNITS, describe_columns
 from regcontact.studies.grid_dataset import GridAxis, grid_dataset
 
 __all__ = [
+    "RENAMING",
     "RESULT_FILES",
     "StudyResult",
     "format_table",
@@ -145,20 +147,31 @@ def out_dir_problem(out_dir: Path) -> str | None:
     return None
 
 
+#: Held while the result files are renamed into place: a watchdog that ends the process on a signal waits for it.
+RENAMING = threading.Lock()
+
+#: The signals held back while the result files are renamed.
+_DEFERRED = (signal.SIGINT, signal.SIGTERM)
+
+
 @contextlib.contextmanager
-def _interrupt_deferred():
-    """Hold back Ctrl-C until the block is done, then deliver it: a rename pair is not cut in half."""
-    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is None:
-        yield  # only the main thread may set handlers, and one set outside Python cannot be put back
-        return
-    caught: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if caught:
-        signal.raise_signal(signal.SIGINT)
+def _interrupt_deferred() -> Iterator[None]:
+    """Hold back Ctrl-C and SIGTERM until the block is done, then deliver them: a rename pair is not cut in half."""
+    with RENAMING:
+        handlers = {signum: signal.getsignal(signum) for signum in _DEFERRED}
+        if threading.current_thread() is not threading.main_thread() or None in handlers.values():
+            yield  # only the main thread may set handlers, and one set outside Python cannot be put back
+            return
+        caught: list[int] = []
+        for deferred in _DEFERRED:
+            signal.signal(deferred, lambda signum, frame: caught.append(signum))
+        try:
+            yield
+        finally:
+            for deferred, handler in handlers.items():
+                signal.signal(deferred, handler)
+        for signum in dict.fromkeys(caught):
+            signal.raise_signal(signum)
 
 
 def results_document(result: StudyResult, config: dict[str, Any], command: list[str] | None = None) -> dict:

@@ -57,6 +57,10 @@ class AbstractSweepEngine(abc.ABC):
     def describe(self, devices: Sequence[jax.Device]) -> str:
         """Where the cases were solved, for ``results.json``."""
 
+    def describe_cluster(self) -> str | None:
+        """The cluster the chunks go to, for a progress line (``None``: this process)."""
+        return None
+
 
 class LocalEngine(AbstractSweepEngine):
     """This process, on ``devices``, with a progress bar."""
@@ -163,6 +167,9 @@ class DaskEngine(AbstractSweepEngine):
             self.client.cancel([future for future in futures if not future.done()])
         runs = jtu.tree_map(lambda *leaves: np.concatenate(leaves), *(pieces[first] for first in sorted(pieces)))
         return runs, SweepTimings(compile_s=compile_s, run_s=time.perf_counter() - start)
+
+    def describe_cluster(self) -> str:
+        return self.describe([])
 
     def describe(self, devices):
         info = self.client.scheduler_info(n_workers=-1)

@@ -127,6 +127,19 @@ class SweepPlan:
     def axis_of(self, key: str) -> int | None:
         return next((i for i, axis in enumerate(self.axes) if key in axis.keys), None)
 
+    def strides(self) -> tuple[int, ...]:
+        """Cases between two neighbours along each axis (C order: the last axis is the fastest)."""
+        strides, step = [], 1
+        for length in reversed(self.shape):
+            strides.append(step)
+            step *= length
+        return tuple(reversed(strides))
+
+    def index(self, a: int, cases: np.ndarray | None = None) -> np.ndarray:
+        """Each case's index along axis ``a`` (of ``cases``, default every case), without the whole grid."""
+        cases = np.arange(self.size, dtype=np.int64) if cases is None else np.asarray(cases, dtype=np.int64)
+        return (cases // self.strides()[a]) % self.shape[a]
+
     def indices(self) -> np.ndarray:
         """``(size, len(axes))``: each case's index along each axis."""
         if not self.axes:
@@ -134,26 +147,35 @@ class SweepPlan:
         grids = np.indices(self.shape, dtype=np.int64).reshape(len(self.axes), -1)
         return grids.T
 
-    def values(self, key: str) -> list[Any]:
-        """The swept values of ``key``, one per case."""
+    def values(self, key: str, cases: np.ndarray | None = None) -> list[Any]:
+        """The swept values of ``key``, one per case (of ``cases``, default every case)."""
         a = self.axis_of(key)
         assert a is not None, key
         axis = self.axes[a]
-        values = axis.values[axis.keys.index(key)]
-        return [values[i] for i in self.indices()[:, a]]
+        values = np.empty(axis.length, dtype=object)
+        for i, value in enumerate(axis.values[axis.keys.index(key)]):
+            values[i] = value  # one by one: a value that is a sequence stays one object
+        return values[self.index(a, cases)].tolist()
 
     def distinct(self, keys: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """Cases that agree on every key of ``keys``: ``(ids, first)`` with ``ids[i]`` the class of case ``i``
-        (classes numbered in order of first appearance) and ``first[j]`` the first case of class ``j``."""
+        (classes numbered in order of first appearance) and ``first[j]`` the first case of class ``j``.
+
+        The classes are the points of the sub-grid of the keys' axes. In C order the first case of a point is its
+        index along those axes with every other index 0, and these increase with the point taken in C order over
+        the sub-grid: so the classes in order of first appearance are the sub-grid's points in C order, computed
+        by index arithmetic, never by sorting the cases."""
         used = sorted({a for key in keys if (a := self.axis_of(key)) is not None})
-        index = self.indices()[:, used]
         if not used:
             return np.zeros(self.size, dtype=np.int64), np.zeros(1, dtype=np.int64)
-        _, first, ids = np.unique(index, axis=0, return_index=True, return_inverse=True)
-        order = np.argsort(first)  # renumber classes by first appearance
-        rank = np.empty_like(order)
-        rank[order] = np.arange(len(order))
-        return rank[ids.reshape(-1)], first[order]
+        cases = np.arange(self.size, dtype=np.int64)
+        ids = np.zeros(self.size, dtype=np.int64)
+        for a in used:
+            ids = ids * self.shape[a] + self.index(a, cases)
+        points = np.indices([self.shape[a] for a in used], dtype=np.int64).reshape(len(used), -1)
+        strides = self.strides()
+        first = sum((points[k] * strides[a] for k, a in enumerate(used)), np.zeros(points.shape[1], dtype=np.int64))
+        return ids, first
 
 
 def _swept(config: Mapping[str, Any], keys: list[str]) -> dict[str, list[Any]]:

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jax
+
 from regcontact.cli import main
 from regcontact.studies.compliant_text import MAX_PRINTED_SYSTEMS, SHOWN_SYSTEMS, convergence_lines
 
@@ -48,11 +50,12 @@ def test_check_counts_cases_chunks_and_devices(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert main(["check", str(TABLE1), "--set", "sweep.mu=[1.5, 2]"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("note: paper values not shown")  # as run says: sweep.mu changes the system
-    assert out[1].startswith("table1: valid (compliant_sweep)")
-    assert "cases: 12 (2 distinct systems)" in out
+    assert out[0] == "cases: 12 (2 mu × 6 alpha, 2 distinct systems)"  # said first: counted before the checks
+    assert out[3].startswith("note: paper values not shown")  # as run says: sweep.mu changes the system
+    assert out[4].startswith("table1: valid (compliant_sweep)")
     assert any(line.startswith("chunks: 1 of 12 cases") for line in out)
-    assert any(line.startswith("devices: cpu × 2") for line in out)  # the suite runs on two host devices
+    backend = jax.default_backend()  # on a CPU the suite runs on two host devices
+    assert any(line.startswith(f"devices: {backend} × {len(jax.devices(backend))}") for line in out)
     assert any(line.startswith("time: roughly") for line in out)
     assert list(tmp_path.iterdir()) == []  # nothing written
 

@@ -30,7 +30,7 @@ def test_importing_the_package_does_not_start_jax():
 def test_no_compilation_cache_flag_keeps_the_cache_off(monkeypatch, tmp_path):
     monkeypatch.setenv(CACHE_ENVIRONMENT_VARIABLE, str(tmp_path / "cache"))
     before = jax.config.jax_compilation_cache_dir
-    cli._start_jax(_args("--no-compilation-cache"), announce=True)
+    cli._start_jax(_args("--no-compilation-cache"))
     assert jax.config.jax_compilation_cache_dir == before
     assert not (tmp_path / "cache").exists()
 
@@ -39,7 +39,7 @@ def test_cache_on_by_default(monkeypatch, tmp_path):
     monkeypatch.setenv(CACHE_ENVIRONMENT_VARIABLE, str(tmp_path / "cache"))
     before = jax.config.jax_compilation_cache_dir
     try:
-        cli._start_jax(_args(), announce=True)
+        cli._start_jax(_args())
         assert jax.config.jax_compilation_cache_dir == str(tmp_path / "cache")
     finally:
         jax.config.update("jax_compilation_cache_dir", before)
@@ -49,7 +49,7 @@ def test_cache_on_by_default(monkeypatch, tmp_path):
 @pytest.mark.skipif(jax.default_backend() == "gpu", reason="this machine has a GPU")
 def test_device_gpu_without_one_is_a_config_error():
     with pytest.raises(ConfigError, match="--device = 'gpu': expected a device that JAX finds here"):
-        cli._start_jax(_args("--device", "gpu", "--no-compilation-cache"), announce=True)
+        cli._start_jax(_args("--device", "gpu", "--no-compilation-cache"))
 
 
 def test_unknown_device_is_refused_by_the_parser(capsys):
