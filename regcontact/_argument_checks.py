@@ -1,69 +1,163 @@
-"""The Python API's argument checks: the rules the config applies, at construction, on values known there.
+"""The rules values must follow, and their checks: one rule per value, whichever way it enters.
 
-A check names the argument, the value and what was expected, in the config's words (``rtol = 2.0: expected a
-number in (0, 1)``), and raises :class:`ValueError`. Only host values are checked: Python numbers and numpy
-arrays (elementwise, so a batch is checked in one pass). A JAX array is taken as it is: under ``jit`` or ``vmap``
-it is a tracer with no value, and outside them reading it could mean a transfer from a device; a JAX program
-that builds its arguments from arrays is responsible for them.
+A :class:`Rule` says what is expected, in words, and tests values elementwise: the same function on numpy arrays
+on the host and on JAX arrays in a compiled run. The Python API checks every concrete value against its rule when
+it is given (:func:`check_argument`): Python numbers, numpy arrays and eager (non-traced) JAX arrays, read on the
+host, elementwise (a batch in one pass). The config parses its keys with the same rules
+(:func:`regcontact.studies.config.ruled`), so the CLI and the API refuse the same values in the same words. Only
+tracers (under ``jit`` or ``vmap``) have no value to read; the compliant solve checks them where it runs
+(:func:`regcontact.compliant.run_checks.check_inputs`).
+
+A refusal is an :class:`ArgumentError` (a ``ValueError``) of one line, ``name = value: expected …``
+(``rtol = 2.0: expected a number in (0, 1)``). A rule holds only for finite numbers: NaN and ±inf never pass.
+
+XLA flushes subnormal numbers (below float64's smallest normal number, 2.2e-308, in size) to zero on CPUs and
+GPUs, so a value is tested as JAX will compute with it; one that passes only unflushed (``mass = 1e-320``, which
+is zero in every computation) is refused, saying so.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import Any
+import operator
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 
 __all__ = [
     "FINITE",
+    "MAX_STEPS",
     "NONNEGATIVE",
     "POSITIVE",
     "RULES",
     "UNIT_INTERVAL",
+    "ArgumentError",
     "Rule",
     "check_argument",
+    "check_arguments",
+    "check_count",
     "check_parameters",
+    "count_problem",
+    "holds",
     "in_open_interval",
+    "is_traced",
+    "rule_problem",
 ]
 
-#: A rule: what is expected, in words, and an elementwise test of finite float64 values.
-Rule = tuple[str, Callable[[np.ndarray], np.ndarray]]
 
-FINITE: Rule = ("a finite number", lambda x: np.ones(x.shape, bool))
-POSITIVE: Rule = ("a positive number", lambda x: x > 0)
-NONNEGATIVE: Rule = ("a number ≥ 0", lambda x: x >= 0)
+class Rule(NamedTuple):
+    """What is expected, in words, and an elementwise test of finite values (numpy or JAX arrays)."""
+
+    expected: str
+    test: Callable[[Any], Any]
+
+
+FINITE = Rule("a finite number", lambda x: x == x)
+POSITIVE = Rule("a positive number", lambda x: x > 0)
+NONNEGATIVE = Rule("a number ≥ 0", lambda x: x >= 0)
 
 
 def in_open_interval(low: float, high: float, label: str | None = None) -> Rule:
     """The rule ``low < x < high`` (``label`` writes the bounds, e.g. ``"0, π"``)."""
-    return (f"a number in ({label or f'{low:g}, {high:g}'})", lambda x: (low < x) & (x < high))
+    return Rule(f"a number in ({label or f'{low:g}, {high:g}'})", lambda x: (low < x) & (x < high))
 
 
-UNIT_INTERVAL: Rule = in_open_interval(0.0, 1.0)
+UNIT_INTERVAL = in_open_interval(0.0, 1.0)
 
 #: The rules by the names the contact laws use in their ``PARAMETERS``.
 RULES: dict[str, Rule] = {"finite": FINITE, "positive": POSITIVE, "nonnegative": NONNEGATIVE}
 
+#: The largest step budget of a solve: more steps than any run can take (a day of steps at a microsecond each is
+#: 1e11), and well inside the int64 counters of the solver.
+MAX_STEPS = 10**12
+
+#: float64's smallest normal number: XLA computes with anything smaller in size as zero.
+_TINY = float(np.finfo(np.float64).tiny)
+
+_FLUSHED = " (JAX flushes subnormal numbers, below 2.2e-308 in size, to zero)"
+
+
+class ArgumentError(ValueError):
+    """A value that breaks its rule: ``name = value: expected …``, with the parts kept (a config translates it
+    into its own key)."""
+
+    def __init__(self, name: str, value: Any, expected: str, shown: str | None = None):
+        """``shown``: how to write the value, where its ``repr`` would not do (an array by its shape)."""
+        self.name, self.value, self.expected = name, value, expected
+        super().__init__(f"{name} = {repr(value) if shown is None else shown}: expected {expected}")
+
+
+def is_traced(value: Any) -> bool:
+    """Whether ``value`` (or any leaf of it) is a JAX tracer: a value under ``jit``/``vmap``, not known yet."""
+    return any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree_util.tree_leaves(value))
+
+
+def _number(x: float) -> float | int:
+    return int(x) if math.isfinite(x) and x == int(x) else x
+
+
+def _has_bool_or_text(value: Any) -> bool:
+    """A bool or a string, or a list or tuple holding one at any depth (numpy would read them as numbers)."""
+    if isinstance(value, list | tuple):
+        return any(_has_bool_or_text(item) for item in value)
+    return isinstance(value, bool | np.bool_ | str | bytes)
+
+
+def rule_problem(value: Any, rule: Rule) -> tuple[Any, str] | None:
+    """``(the value to show, what was expected)`` if a concrete ``value`` (or any element of it) breaks ``rule``,
+    else ``None``. A bool, a string, an empty array or anything that is not an array of real numbers breaks
+    every rule."""
+    expected, test = rule
+    if _has_bool_or_text(value):
+        return value, expected
+    if isinstance(value, int | float):  # the common case, without numpy's overhead
+        try:
+            x = float(value)
+        except OverflowError:  # an integer beyond float64
+            return value, expected
+        if not (math.isfinite(x) and test(x)):
+            return value, expected
+        return (value, expected + _FLUSHED) if abs(x) < _TINY and not test(0.0) else None
+    try:
+        array = np.asarray(value)
+        if array.dtype == object and isinstance(value, list | tuple):  # Python integers beyond int64
+            array = np.asarray(value, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        return value, expected
+    if array.dtype.kind not in "iuf" or array.size == 0:
+        return value, expected
+    array = array.astype(np.float64)
+    finite = np.isfinite(array)
+    safe = np.where(finite, array, 0.0)
+    with np.errstate(invalid="ignore"):
+        good = finite & test(safe)
+        flushed_good = test(np.where(np.abs(safe) < _TINY, 0.0, safe))
+    if np.all(good) and np.all(flushed_good):
+        return None
+    first = int(np.argmin(good.ravel())) if not np.all(good) else int(np.argmin(np.asarray(flushed_good).ravel()))
+    bad = float(array.flat[first])
+    shown = value if isinstance(value, int | float) else _number(bad)
+    return shown, expected if not np.all(good) else expected + _FLUSHED
+
 
 def check_argument(name: str, value: Any, rule: Rule) -> None:
-    """Raise ``ValueError("name = value: expected …")`` if a host ``value`` (or any element of it) breaks ``rule``
-    or is not a finite number; JAX arrays and ``None`` pass unchecked."""
-    if value is None or isinstance(value, jax.Array):
+    """Raise ``ArgumentError("name = value: expected …")`` if a concrete ``value`` (a Python number, a numpy array,
+    an eager JAX array; any element of it) breaks ``rule`` or is not a finite number. ``None`` and traced values
+    pass unchecked."""
+    if value is None or is_traced(value):
         return
-    expected, test = rule
-    if isinstance(value, bool) or isinstance(value, np.bool_):
-        raise ValueError(f"{name} = {value!r}: expected {expected}")
-    try:
-        array = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} = {value!r}: expected {expected}") from None
-    good = np.isfinite(array) & test(np.where(np.isfinite(array), array, 0.0))
-    if not np.all(good):
-        bad = array.flat[int(np.argmin(good.ravel()))] if array.ndim else array
-        shown = value if array.ndim == 0 and not isinstance(value, np.ndarray) else _number(float(bad))
-        raise ValueError(f"{name} = {shown!r}: expected {expected}")
+    problem = rule_problem(value, rule)
+    if problem is not None:
+        raise ArgumentError(name, *problem)
+
+
+def check_arguments(rules: Mapping[str, Rule], **values: Any) -> None:
+    """:func:`check_argument` for every value, each against the rule of its name."""
+    for name, value in values.items():
+        check_argument(name, value, rules[name])
 
 
 def check_parameters(law: Any, **values: Any) -> None:
@@ -72,5 +166,30 @@ def check_parameters(law: Any, **values: Any) -> None:
         check_argument(name, value, RULES[law.PARAMETERS[name]])
 
 
-def _number(x: float) -> float | int:
-    return int(x) if math.isfinite(x) and x == int(x) else x
+def count_problem(value: Any, most: int | None = None) -> str | None:
+    """What was expected, if ``value`` is not a whole number from 1 to ``most`` (a Python or numpy integer; a
+    bool or a float, even a whole one, is not a count); else ``None``."""
+    expected = "a positive integer" if most is None else f"a positive integer ≤ {most:.0e}"
+    if isinstance(value, bool | np.bool_):
+        return expected
+    try:
+        count = operator.index(value)
+    except TypeError:
+        return expected
+    return expected if count < 1 or (most is not None and count > most) else None
+
+
+def check_count(name: str, value: Any, most: int | None = None) -> int:
+    """``value`` as an ``int`` if it is a whole number from 1 to ``most``; else ``ArgumentError``."""
+    expected = count_problem(value, most)
+    if expected is not None:
+        raise ArgumentError(name, value, expected)
+    return operator.index(value)
+
+
+def holds(value: Any, rule: Rule) -> jax.Array:
+    """Whether every element of ``value`` is finite and follows ``rule``, as a JAX boolean: the check of a traced
+    value inside a compiled run (XLA flushes subnormal values there itself)."""
+    x = jnp.asarray(value, dtype=float)
+    finite = jnp.isfinite(x)
+    return jnp.all(finite & rule.test(jnp.where(finite, x, 0.0)))

@@ -619,16 +619,16 @@ def main(argv: list[str] | None = None) -> int:
     global _STOP
     _STOP = _Stop()
     own_process = argv is None
-    with _stop_signals(own_process):
-        try:
+    try:  # around the handlers' own setting up too: a signal may come while the watchdog starts
+        with _stop_signals(own_process):
             args = _parser().parse_args(argv)
             status = args.handler(args)
-        except KeyboardInterrupt:
-            status = _STOP.say("interrupted", INTERRUPTED)
-        except _Terminated:
-            status = _STOP.say("terminated", TERMINATED)
-        finally:
-            _STOP.ended.set()
+    except KeyboardInterrupt:
+        status = _STOP.say("interrupted", INTERRUPTED)
+    except _Terminated:
+        status = _STOP.say("terminated", TERMINATED)
+    finally:
+        _STOP.ended.set()
     if status in (INTERRUPTED, TERMINATED) and own_process:
         _end(status)
     return status

@@ -10,9 +10,9 @@ import jax.tree_util as jtu
 import numpy as np
 from jaxtyping import ArrayLike
 
-from regcontact._argument_checks import POSITIVE, check_argument
+from regcontact._argument_checks import POSITIVE, ArgumentError, check_argument, check_count
 from regcontact.compliant.simulate import Case, CompliantRun, Controls, SolveSettings, SweepTimings, sweep
-from regcontact.compliant.termination import contact_time
+from regcontact.compliant.termination import contact_time, window_expectation
 from regcontact.contact.contact_model import ContactModel
 from regcontact.systems.system import AbstractSystem
 
@@ -61,8 +61,12 @@ def alpha_sweep(
     """
     if (contact_times is None) == (t_max is None):
         raise ValueError("alpha_sweep needs exactly one of contact_times (a window per α) and t_max (a fixed time)")
+    if np.size(alphas) == 0 or np.ndim(alphas) > 1:
+        raise ArgumentError("alphas", alphas, "a non-empty list of positive numbers")
+    check_argument("alphas", alphas, POSITIVE)
     alpha = np.atleast_1d(np.asarray(alphas, dtype=float))
-    check_argument("alphas", alpha, POSITIVE)
+    if chunk_size is not None:
+        check_count("chunk_size", chunk_size)
     if contact_times is not None:
         check_argument("contact_times", contact_times, POSITIVE)
         normal, _ = contact.at_stiffness(jnp.asarray(alpha))
@@ -71,6 +75,10 @@ def alpha_sweep(
             raise ValueError(f"contact_times needs a normal law with a linear stiffness, not {type(normal).__name__}")
         stiffness = np.asarray(getattr(normal, stiffness_name))
         limits = contact_times * np.asarray(jax.vmap(lambda k: contact_time(system, k))(stiffness))
+        bad = ~(np.isfinite(limits) & (limits > 0.0))
+        if np.any(bad):
+            i = int(np.argmax(bad))
+            raise ArgumentError("alphas", float(alpha[i]), window_expectation(float(limits[i])))
     else:
         check_argument("t_max", t_max, POSITIVE)
         limits = np.full(alpha.shape, float(t_max))  # type: ignore[arg-type]

@@ -29,20 +29,58 @@ fails is reported in :data:`RUN_CHECKS` order, 0 meaning all passed:
     right): 1.062 for α = 1e8 … 1e14, then 0.002 at 1e15 and 0.72 at 1e16, where the final gap is +1.1e-16 and
     the weight-bearing force after the impulse is lost. The check fires from α = 1e14 on (final gap −3.1e-15,
     inside the band, though that run is still right): conservative by one decade.
+
+The inputs of a run are checked too (:func:`check_inputs`). A concrete value is refused where it is given (a
+``ValueError`` from the constructor or from ``solve``, :mod:`regcontact._argument_checks`); a traced one (a sweep's
+cases under ``jit``/``vmap``) has no value there, so the compiled run applies the same rules and a run that breaks
+one is not integrated (it ends at once, at ``t = 0``) and fails with the first of:
+
+``nonfinite_input``
+    A parameter of the system or of the contact model, α, a control (``rtol``, ``atol``, ``t_max``) or the
+    initial state is NaN or ±inf.
+``negative_friction``
+    A friction coefficient ``μ < 0``: friction would drive the slip instead of opposing it.
+``invalid_tolerance``
+    ``rtol`` outside ``(0, 1)`` or ``atol ≤ 0``.
+``invalid_parameter``
+    A parameter breaks its rule (the system's ``ARGUMENT_RULES``, a law's ``PARAMETERS``), or ``α ≤ 0``, or
+    ``t_max ≤ 0`` (a subnormal value counts as zero: XLA flushes it).
+
+They come after the consistency checks in :data:`RUN_CHECKS` (their codes are appended, so the codes of kept
+results keep their meaning), but take precedence over them: a run with bad inputs has no end to check.
 """
 
 from __future__ import annotations
 
-import jax.numpy as jnp
-from jaxtyping import Array, Bool, Float, Int
+import dataclasses
+from typing import Any
 
+import jax.numpy as jnp
+import jax.tree_util as jtu
+from jaxtyping import Array, ArrayLike, Bool, Float, Int
+
+from regcontact._argument_checks import POSITIVE, RULES, UNIT_INTERVAL, holds
 from regcontact.compliant.dynamics import CompliantState, CompliantSystem
 from regcontact.compliant.resolution import gap_resolution, normal_speed_resolution
+from regcontact.compliant.spatial_dynamics import SpatialCompliantState
+from regcontact.contact.contact_model import ContactModel
+from regcontact.systems.spatial_system import AbstractSpatialSystem
+from regcontact.systems.system import AbstractSystem, is_float
 
-__all__ = ["ENERGY_TOLERANCE", "RUN_CHECKS", "check_run", "total_energy"]
+__all__ = ["ENERGY_TOLERANCE", "INPUT_CHECKS", "RUN_CHECKS", "check_inputs", "check_run", "total_energy"]
+
+#: The checks of a run's inputs (module docstring), in the order they are reported.
+INPUT_CHECKS: tuple[str, ...] = ("nonfinite_input", "negative_friction", "invalid_tolerance", "invalid_parameter")
 
 #: Check names, indexed by :attr:`regcontact.compliant.simulate.CompliantRun.check`.
-RUN_CHECKS: tuple[str, ...] = ("passed", "spurious_event", "missed_switch", "energy_gain", "unresolved_contact")
+RUN_CHECKS: tuple[str, ...] = (
+    "passed",
+    "spurious_event",
+    "missed_switch",
+    "energy_gain",
+    "unresolved_contact",
+    *INPUT_CHECKS,
+)
 
 #: Allowed energy growth, in units of ``rtol' = 0.1 rtol^(2/3)`` times the energy scale.
 ENERGY_TOLERANCE = 100.0
@@ -90,3 +128,47 @@ def check_run(
     unresolved = ~lift_off & jnp.any(jnp.abs(gaps) <= gap_resolution(system))
     failures = jnp.stack([spurious, missed_switch, energy_gain, unresolved])
     return jnp.where(jnp.any(failures), jnp.argmax(failures) + 1, 0)
+
+
+def _rules_hold(module: Any, rules: dict[str, Any]) -> Bool[Array, ""]:
+    """Whether every field of ``module`` that has a rule follows it."""
+    fields = {field.name for field in dataclasses.fields(module)}
+    checks = [holds(getattr(module, name), rule) for name, rule in rules.items() if name in fields]
+    return jnp.all(jnp.stack(checks)) if checks else jnp.asarray(True)
+
+
+def check_inputs(
+    system: AbstractSystem | AbstractSpatialSystem,
+    contact: ContactModel,
+    alpha: Float[ArrayLike, ""],
+    rtol: Float[ArrayLike, ""],
+    atol: Float[ArrayLike, ""],
+    t_max: Float[ArrayLike, ""],
+    state0: CompliantState | SpatialCompliantState,
+) -> Int[Array, ""]:
+    """Index into :data:`RUN_CHECKS` of the first input rule the run breaks (module docstring), 0 if none: the
+    rules of the constructors, applied in the compiled run to values that were traced when they were given."""
+    leaves = jtu.tree_leaves((system, contact, alpha, rtol, atol, t_max, state0))
+    finite = jnp.stack([jnp.all(jnp.isfinite(leaf)) for leaf in leaves if is_float(leaf)])
+    law_rules = [
+        _rules_hold(law, {name: RULES[rule] for name, rule in type(law).PARAMETERS.items()})
+        for law in (contact.normal, contact.friction)
+    ]
+    parameters = jnp.stack(
+        [
+            _rules_hold(system, dict(type(system).ARGUMENT_RULES)),
+            *law_rules,
+            holds(alpha, POSITIVE),
+            holds(t_max, POSITIVE),
+        ]
+    )
+    failures = jnp.stack(
+        [
+            ~jnp.all(finite),
+            jnp.any(jnp.asarray(system.friction_coefficients) < 0.0),
+            ~(holds(rtol, UNIT_INTERVAL) & holds(atol, POSITIVE)),
+            ~jnp.all(parameters),
+        ]
+    )
+    first = RUN_CHECKS.index(INPUT_CHECKS[0])
+    return jnp.where(jnp.any(failures), jnp.argmax(failures) + first, 0)

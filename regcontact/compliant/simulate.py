@@ -18,7 +18,7 @@ import math
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import equinox as eqx
 import jax
@@ -29,13 +29,24 @@ import tqdm
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 from jaxtyping import Array, ArrayLike, Bool, Float, Int
 
-from regcontact._argument_checks import NONNEGATIVE, POSITIVE, UNIT_INTERVAL, check_argument
+from regcontact._argument_checks import (
+    FINITE,
+    MAX_STEPS,
+    NONNEGATIVE,
+    POSITIVE,
+    UNIT_INTERVAL,
+    ArgumentError,
+    Rule,
+    check_argument,
+    check_arguments,
+    check_count,
+)
 from regcontact._readable_repr import readable_repr
 from regcontact.compliant._exported_sweeps import exported_or_traced
 from regcontact.compliant.devices import automatic_chunk_size, sweep_devices
 from regcontact.compliant.dynamics import CompliantState, CompliantSystem, initial_state, vector_field
 from regcontact.compliant.initial_penetration import penetrated_initial_state
-from regcontact.compliant.run_checks import RUN_CHECKS, check_run
+from regcontact.compliant.run_checks import RUN_CHECKS, check_inputs, check_run
 from regcontact.compliant.switches import RESTART_SURFACES, exit_condition, exit_values
 from regcontact.compliant.termination import EVENTS
 from regcontact.contact.contact_model import ContactModel
@@ -136,7 +147,12 @@ class SolveSettings:
 
     ``events`` end a run (:data:`regcontact.compliant.termination.EVENTS`); ``restart_at`` names switching surfaces
     (:data:`regcontact.compliant.switches.RESTART_SURFACES`) that are located and restarted from, inside the same
-    compiled loop, without ending the run.
+    compiled loop, without ending the run. ``max_steps`` is a whole number from 1 to
+    :data:`~regcontact._argument_checks.MAX_STEPS` (1e12), the config's rule for ``solver.max_steps``.
+
+    Raises:
+        ValueError: an unknown name or a step budget out of range, naming it: ``max_steps = 0: expected a
+            positive integer ≤ 1e+12``.
     """
 
     solver: str = "RadauIIA5"
@@ -145,14 +161,18 @@ class SolveSettings:
     restart_at: tuple[str, ...] = ()
 
     def __post_init__(self):
-        if self.solver not in IMPLICIT_SOLVERS:
-            raise ValueError(f"unknown solver {self.solver!r}; expected one of {sorted(IMPLICIT_SOLVERS)}")
-        unknown = [e for e in self.events if e not in EVENTS]
-        if unknown:
-            raise ValueError(f"unknown events {unknown}; expected a subset of {sorted(EVENTS)}")
-        unknown = [s for s in self.restart_at if s not in RESTART_SURFACES]
-        if unknown:
-            raise ValueError(f"unknown restart surfaces {unknown}; expected a subset of {sorted(RESTART_SURFACES)}")
+        if not isinstance(self.solver, str) or self.solver not in IMPLICIT_SOLVERS:
+            raise ArgumentError("solver", self.solver, "one of " + ", ".join(map(repr, IMPLICIT_SOLVERS)))
+        for name, known in (("events", EVENTS), ("restart_at", RESTART_SURFACES)):
+            names = getattr(self, name)
+            expected = "a tuple of names from " + ", ".join(map(repr, known))
+            if isinstance(names, str) or not isinstance(names, Sequence):
+                raise ArgumentError(name, names, expected)
+            unknown = [entry for entry in names if not isinstance(entry, str) or entry not in known]
+            if unknown:
+                raise ArgumentError(name, names, f"{expected} (not {unknown[0]!r})")
+            object.__setattr__(self, name, tuple(names))  # hashable: the settings are a compilation's key
+        object.__setattr__(self, "max_steps", check_count("max_steps", self.max_steps, MAX_STEPS))
 
 
 class Controls(eqx.Module):
@@ -163,8 +183,9 @@ class Controls(eqx.Module):
     integrates the weight-bearing force for 1 s, not the impulse of Table 1), so it must be chosen, e.g. as a
     number of contact times (:func:`regcontact.compliant.termination.contact_time`).
 
-    Values given as Python numbers or numpy arrays are checked (a batch elementwise); JAX arrays are taken as
-    they are (traced under ``jit``/``vmap``, or on a device).
+    Concrete values (Python numbers, numpy arrays, eager JAX arrays) are checked with the config's rules, a batch
+    elementwise; traced values (under ``jit``/``vmap``) are checked by the solve itself, which reports a run with
+    a tolerance out of range as ``check_name == "invalid_tolerance"`` (:mod:`regcontact.compliant.run_checks`).
 
     Args:
         rtol: relative tolerance, in (0, 1).
@@ -181,6 +202,9 @@ class Controls(eqx.Module):
         Controls(rtol=1e-10, atol=1e-12, t_max=0.00237482)
     """
 
+    #: The rule of each argument (the config's ``solver.rtol``, ``solver.atol``, ``termination.time_limit``).
+    ARGUMENT_RULES: ClassVar[dict[str, Rule]] = {"rtol": UNIT_INTERVAL, "atol": POSITIVE, "t_max": POSITIVE}
+
     rtol: Float[Array, ""]
     atol: Float[Array, ""]
     t_max: Float[Array, ""]
@@ -191,9 +215,7 @@ class Controls(eqx.Module):
                 "Controls needs t_max, the end time of the run: e.g. t_max=contact_time(rod, stiffness) for "
                 "one contact time (the Table 1 window), or a fixed time"
             )
-        check_argument("rtol", rtol, UNIT_INTERVAL)
-        check_argument("atol", atol, POSITIVE)
-        check_argument("t_max", t_max, POSITIVE)
+        check_arguments(self.ARGUMENT_RULES, rtol=rtol, atol=atol, t_max=t_max)
         self.rtol = jnp.asarray(rtol, dtype=float)
         self.atol = jnp.asarray(atol, dtype=float)
         self.t_max = jnp.asarray(t_max, dtype=float)
@@ -372,9 +394,12 @@ def solve(
     import diffrax
 
     check_argument("alpha", alpha, POSITIVE)
+    state0 = initial_state(system) if state0 is None else _checked_state(system, state0)
+    inputs = check_inputs(system, contact, alpha, controls.rtol, controls.atol, controls.t_max, state0)
+    # A run whose inputs break a rule is not integrated: it ends where it starts, with the check that failed.
+    controls = eqx.tree_at(lambda c: c.t_max, controls, jnp.where(inputs == 0, controls.t_max, 0.0))
     normal, friction = contact.at_stiffness(alpha)
     args = CompliantSystem(system=system, normal=normal, friction=friction)
-    state0 = initial_state(system) if state0 is None else state0
     if "contact" in settings.restart_at and not isinstance(normal, AbstractJumpingNormalLaw):
         raise ValueError(f"restart at 'contact' needs a normal law with a contact_force branch, not {normal!r}")
     surfaces = [RESTART_SURFACES[name] for name in settings.restart_at]
@@ -415,7 +440,7 @@ def solve(
         jnp.asarray(0),
         jnp.asarray(0),
         diffrax.RESULTS.successful,
-        jnp.asarray(False),
+        inputs != 0,
     )
     t_end, state_end, above_end, steps, restarts, termination, result, _ = jax.lax.while_loop(
         unfinished, next_piece, start
@@ -425,7 +450,8 @@ def solve(
         held = surface.hold(held, above_end[i])
     missed_switch = (termination == 0) & jnp.any(_past_exits(surfaces, above_end, state_end, args))
     lift_off_index = settings.events.index("contact_open") + 1 if "contact_open" in settings.events else -1
-    check = check_run(held, state0, state_end, termination == lift_off_index, missed_switch, controls.rtol)
+    consistency = check_run(held, state0, state_end, termination == lift_off_index, missed_switch, controls.rtol)
+    check = jnp.where(inputs != 0, inputs, consistency)
     return CompliantRun(
         t_end=t_end,
         state_end=state_end,
@@ -437,6 +463,23 @@ def solve(
         num_rejected_steps=steps[2],
         num_restarts=restarts,
     )
+
+
+def _checked_state(system: AbstractSystem, state0: CompliantState) -> CompliantState:
+    """``state0`` if it has the shapes of ``system``'s state (known even when traced) and, where concrete, finite
+    values; else ``ArgumentError`` naming the part at fault."""
+    expected = jax.eval_shape(initial_state, system)
+    for name in ("q", "v", "impulses"):
+        value, wanted = getattr(state0, name), getattr(expected, name).shape
+        if np.shape(value) != wanted:
+            raise ArgumentError(
+                f"state0.{name}",
+                value,
+                f"shape {wanted}, as {type(system).__name__}'s initial_state() gives it",
+                shown=f"an array of shape {np.shape(value)}",
+            )
+        check_argument(f"state0.{name}", value, FINITE)
+    return state0
 
 
 def trajectory(
@@ -457,13 +500,14 @@ def trajectory(
 
     if settings.restart_at:
         raise ValueError("trajectory runs one piece; use settings without restart_at")
+    check_argument("alpha", alpha, POSITIVE)
     normal, friction = contact.at_stiffness(alpha)
     args = CompliantSystem(system=system, normal=normal, friction=friction)
     no_surfaces = jnp.zeros((0, system.NUM_CONTACTS), bool)
     sol = _diffeqsolve(
         args,
         jnp.asarray(0.0),
-        initial_state(system) if state0 is None else state0,
+        initial_state(system) if state0 is None else _checked_state(system, state0),
         controls,
         settings,
         no_surfaces,
@@ -475,6 +519,9 @@ def trajectory(
 
 class Case(eqx.Module):
     """Everything numeric about one run; a batch of cases is a ``Case`` whose leaves have a leading axis."""
+
+    #: The rule of each numeric argument (the config's ``sweep.alpha``, ``system.initial_penetration``).
+    ARGUMENT_RULES: ClassVar[dict[str, Rule]] = {"alpha": POSITIVE, "penetration": NONNEGATIVE}
 
     system: AbstractSystem
     contact: ContactModel
@@ -491,8 +538,7 @@ class Case(eqx.Module):
         controls: Controls,
         penetration: ArrayLike | None = None,
     ):
-        check_argument("alpha", alpha, POSITIVE)
-        check_argument("penetration", penetration, NONNEGATIVE)
+        check_arguments(self.ARGUMENT_RULES, alpha=alpha, penetration=penetration)
         self.system = system
         self.contact = contact
         self.alpha = jnp.asarray(alpha, dtype=float)
@@ -668,7 +714,11 @@ def sweep_chunk_size(cases: Case, devices: Sequence[jax.Device], chunk_size: int
     the device count."""
     total = batch_size(cases)
     count = len(devices)
-    chunk = automatic_chunk_size(total, devices, case_bytes(cases)) if chunk_size is None else max(1, chunk_size)
+    chunk = (
+        automatic_chunk_size(total, devices, case_bytes(cases))
+        if chunk_size is None
+        else check_count("chunk_size", chunk_size)
+    )
     return count * math.ceil(min(chunk, total) / count)
 
 

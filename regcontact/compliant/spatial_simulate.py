@@ -13,9 +13,12 @@ from __future__ import annotations
 import equinox as eqx
 import jax
 import jax.numpy as jnp
-from jaxtyping import Array, ArrayLike, Bool, Float
+from jaxtyping import Array, ArrayLike, Bool, Float, Int
 
+from regcontact._argument_checks import FINITE, MAX_STEPS, check_argument, check_arguments, check_count
 from regcontact.compliant.resolution import GAP_ROUNDOFF_ULPS
+from regcontact.compliant.run_checks import check_inputs
+from regcontact.compliant.simulate import Case, Controls
 from regcontact.compliant.spatial_dynamics import SpatialCompliantState, SpatialCompliantSystem, spatial_vector_field
 from regcontact.contact.contact_model import ContactModel
 from regcontact.contact.normal_laws import AbstractNormalLaw
@@ -28,7 +31,9 @@ _EPS = float(jnp.finfo(jnp.float64).eps)
 
 class SpatialRun(eqx.Module):
     """One compliant run: the states at the requested times (``inf`` after the end), where it ended, whether the
-    contact opened there (``lifted``), whether the solver succeeded (``ok``) and its step counts."""
+    contact opened there (``lifted``), whether the solver succeeded and the inputs passed their checks (``ok``),
+    the input check that failed (``check``, an index into :data:`~regcontact.compliant.run_checks.RUN_CHECKS`, 0
+    if none: a run with bad traced inputs is not integrated, and its samples are its start) and its step counts."""
 
     samples: SpatialCompliantState
     t_end: Float[Array, ""]
@@ -36,6 +41,7 @@ class SpatialRun(eqx.Module):
     lifted: Bool[Array, ""]
     ok: Bool[Array, ""]
     num_steps: Float[Array, ""]
+    check: Int[Array, ""]
 
 
 def spatial_run(
@@ -51,11 +57,24 @@ def spatial_run(
     stop_at_lift_off: bool = True,
 ) -> SpatialRun:
     """Integrate from ``(0, state0)`` until the contact opens (if ``stop_at_lift_off``) or ``t_max``; the states at
-    ``ts`` and at the end."""
+    ``ts`` and at the end.
+
+    Concrete arguments are checked with the planar solve's rules (``ValueError`` naming the argument); traced ones
+    in the run, as :func:`~regcontact.compliant.run_checks.check_inputs` does for the planar solve.
+    """
     import diffrax
 
     from regcontact.compliant.solvers import CrossingBisection, RadauIIA5
 
+    check_arguments(Case.ARGUMENT_RULES, alpha=alpha)
+    check_arguments(Controls.ARGUMENT_RULES, t_max=t_max, rtol=rtol, atol=atol)
+    check_count("max_steps", max_steps, MAX_STEPS)
+    for name in ("q", "v", "impulses"):
+        check_argument(f"state0.{name}", getattr(state0, name), FINITE)
+    inputs = check_inputs(system, contact, alpha, rtol, atol, t_max, state0)
+    valid = inputs == 0
+    # A run whose inputs break a rule is not integrated: it ends where it starts.
+    t_max, ts = jnp.where(valid, t_max, 0.0), jnp.where(valid, jnp.asarray(ts), 0.0)
     normal, friction = contact.at_stiffness(jnp.asarray(alpha, dtype=float))
     args = SpatialCompliantSystem(system=system, normal=normal, friction=friction)
     threshold = GAP_ROUNDOFF_ULPS * _EPS * system.length_scale
@@ -93,8 +112,9 @@ def spatial_run(
         t_end=solution.ts[1][-1],
         state_end=jax.tree_util.tree_map(lambda x: x[-1], last),
         lifted=jnp.asarray(solution.event_mask) if stop_at_lift_off else jnp.asarray(False),
-        ok=ok,
+        ok=ok & valid,
         num_steps=solution.stats["num_steps"],
+        check=inputs,
     )
 
 

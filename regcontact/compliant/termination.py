@@ -46,6 +46,7 @@ __all__ = [
     "effective_normal_mass",
     "impulse_end",
     "slow_force_scale",
+    "window_expectation",
 ]
 
 
@@ -108,3 +109,15 @@ def contact_time(system: AbstractSystem, stiffness: Float[Array, ""]) -> Float[A
         0.0023748208234474514
     """
     return jnp.pi * jnp.sqrt(effective_normal_mass(system) / stiffness)
+
+
+def window_expectation(window: float) -> str:
+    """What a stiffness multiplier α must give when a run's window is a number of contact times, said where the
+    window it gives (``inf`` or ``0``) is no time: ``k(α)`` underflowed to zero or overflowed."""
+    if window == float("inf"):
+        cause = "k(α) is zero in float64"
+    elif window == 0.0:
+        cause = "k(α) overflows float64"
+    else:
+        cause = "k(α) is not a number"
+    return f"an α whose contact time π √(m_n / k(α)) is a positive, finite time (here t_c = {window:g}: {cause})"

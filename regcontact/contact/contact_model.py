@@ -15,7 +15,7 @@ import jax.numpy as jnp
 import jax.tree_util as jtu
 from jaxtyping import Array, ArrayLike, Float, PyTree
 
-from regcontact._argument_checks import FINITE, check_argument
+from regcontact._argument_checks import FINITE, ArgumentError, check_argument
 from regcontact._readable_repr import readable_repr
 from regcontact.contact.friction_laws import AbstractFrictionLaw, ViscousCoulomb
 from regcontact.contact.normal_laws import AbstractNormalLaw, SpringDamper
@@ -96,8 +96,25 @@ class ContactModel(eqx.Module):
         # equinox uses the __init__ SpringDamper inherits; mypy's dataclass model generates one of its own.
         self.normal = SpringDamper() if normal is None else normal  # type: ignore[call-arg]
         self.friction = ViscousCoulomb() if friction is None else friction
+        for name, law, base, example in (
+            ("normal", self.normal, AbstractNormalLaw, "SpringDamper()"),
+            ("friction", self.friction, AbstractFrictionLaw, "ViscousCoulomb()"),
+        ):
+            if not isinstance(law, base):
+                raise ArgumentError(name, law, f"a {name} law, an {base.__name__} such as {example}")
         self.normal_exponents = default_exponents(self.normal) if normal_exponents is None else normal_exponents
         self.friction_exponents = default_exponents(self.friction) if friction_exponents is None else friction_exponents
+        for name, law, exponents in (
+            ("normal_exponents", self.normal, self.normal_exponents),
+            ("friction_exponents", self.friction, self.friction_exponents),
+        ):
+            if type(exponents) is not type(law):
+                law_name = type(law).__name__
+                raise ArgumentError(
+                    name, exponents, f"the exponents of a {law_name}, built by law_exponents({law_name}, …)"
+                )
+            for parameter in type(law).PARAMETERS:
+                check_argument(f"{name}.{parameter}", getattr(exponents, parameter), FINITE)
 
     def __repr__(self) -> str:
         return readable_repr(self)

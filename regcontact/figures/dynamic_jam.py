@@ -204,7 +204,7 @@ def _draw_rod(axes, found: JammingRod) -> list[list]:
     plane.set_title(f"(p⁺, b) along the slip; α = ({a1:.2f}, {a2:.2f}, {a3:.2f})", fontsize=9)
     plane.legend(fontsize=7, loc="upper right")
 
-    t_jam = float(slip.end[2])
+    t_jam = float(slip.jam[2])
     force.semilogy(t, force_n, color=OUTCOME_COLOURS[found.case], lw=2)
     force.axvline(t_jam, color="black", ls=":", lw=1, label=f"t_jam = {t_jam:.4f}")
     if found.case == "G2":

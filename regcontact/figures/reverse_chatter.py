@@ -88,7 +88,8 @@ def rod_chatter_region(theta: float, mus: np.ndarray, r: float, spins: int = 6) 
     from regcontact.systems import PainleveRod
 
     states = [ContactState.from_system(PainleveRod(phi0=theta, omega0=omega)) for omega in (0.0, 1.0)]
-    (b0, a0), (b1, a1) = (state.free_acceleration[0] for state in states)
+    (b0, a0), (b_spun, a_spun) = (state.free_acceleration[0] for state in states)
+    b1, a1 = b_spun - b0, a_spun - a0  # the slopes in θ̇² = w: the values at θ̇ = 1 less those at rest
     G = states[0].delassus
     form = (float(G[1, 1]), float(G[1, 0]), float(G[0, 0]))
     # θ̇² = w with b = b0 + b1 w < 0: up to 0.98 of the root (where b changes sign), or a range if b1 ≤ 0

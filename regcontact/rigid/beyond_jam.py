@@ -37,12 +37,14 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, ArrayLike, Bool, Float
 
+from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, UNIT_INTERVAL, check_argument
 from regcontact.compliant.dynamics import CompliantSystem, contact_forces
 from regcontact.compliant.initial_penetration import slipping_initial_state
 from regcontact.compliant.outcome import IMPULSIVE_FACTOR
 from regcontact.compliant.simulate import Controls, SolveSettings, solve, trajectory
 from regcontact.compliant.termination import slow_force_scale
 from regcontact.contact.contact_model import ContactModel
+from regcontact.rigid._analysis_checks import at_least
 from regcontact.rigid.dynamic_jam import SLIP_OUTCOMES, rigid_slip, slip_sign
 from regcontact.systems.reduced_two_contact import contact_space_form
 from regcontact.systems.system import AbstractSystem
@@ -84,6 +86,8 @@ def stick_jump(system: AbstractSystem, q: Float[Array, " n"], v: Float[Array, " 
     """The impulse along the slip's cone edge that brings the slip ``u = ġ_t`` of the one contact to zero,
     ``I* = |u| / |B − sμA|``, and ``v⁺ = v + M⁻¹(W_n − sμW_t)ᵀ I*`` (module docstring). At a G-spot (``p = 0``) it
     leaves the normal velocity unchanged."""
+    for name, value in (("q", q), ("v", v), ("t", t)):
+        check_argument(name, value, FINITE)
     form = contact_space_form(system, q, v, t)
     sign = slip_sign(system, q, v)
     mu = system.friction_coefficients[0]
@@ -107,15 +111,16 @@ class JamReference:
 
 
 def jam_reference(system: AbstractSystem) -> JamReference:
-    """The rigid slip of ``system`` from its initial state, which must jam (``ValueError`` otherwise)."""
+    """The rigid slip of ``system`` from its initial state, which must jam (``ValueError`` otherwise), taken to
+    the G-spot itself (``p = 0``, :func:`~regcontact.rigid.dynamic_jam.extrapolate_to_jam`)."""
     q0, v0 = system.initial_state()
     slip = rigid_slip(system, q0, v0)
     outcome = SLIP_OUTCOMES[int(slip.outcome)]
     if outcome != "jam":
         raise ValueError(f"the rigid slip of this system ends with {outcome!r}, not at a G-spot")
-    q, v, t = slip.end
+    q, v, t = slip.jam
     sign = float(slip_sign(system, q0, v0))
-    normal = float(slip.end_normal_impulse)
+    normal = float(slip.jam_normal_impulse)
     return JamReference(
         t_jam=float(t),
         impulse=(normal, -sign * float(system.friction_coefficients[0]) * normal),
@@ -159,7 +164,20 @@ def pass_jam(
     """Compliant runs of ``system`` (one contact, slipping at the start) through its jam at ``t_jam``, one jitted
     vmap over ``alphas``: each starts on the rigid slip's load and ends where the contact opens or at
     ``t_jam + window``; a second pass samples it at ``t_jam`` and at ``samples`` times spanning
-    ``[t_jam − d, t_end]`` (``d = |t_end − t_jam|``)."""
+    ``[t_jam − d, t_end]`` (``d = |t_end − t_jam|``). Concrete arguments are checked first (``ValueError`` in one
+    line)."""
+    if not isinstance(contact, ContactModel):
+        raise TypeError(f"contact = {contact!r}: expected a ContactModel")
+    for name, value, rule in (
+        ("alphas", alphas, POSITIVE),
+        ("t_jam", t_jam, NONNEGATIVE),
+        ("window", window, POSITIVE),
+        ("rtol", rtol, UNIT_INTERVAL),
+        ("atol", atol, POSITIVE),
+        ("samples", samples, at_least(1)),
+        ("max_steps", max_steps, at_least(1)),
+    ):
+        check_argument(name, value, rule)
     settings = SolveSettings(events=("contact_open",), max_steps=max_steps)
     controls = Controls(rtol=rtol, atol=atol, t_max=t_jam + window)
     nan = jnp.nan

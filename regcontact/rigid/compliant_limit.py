@@ -35,14 +35,17 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, UNIT_INTERVAL, check_argument
 from regcontact.contact.contact_model import ContactModel
 from regcontact.contact.friction_laws import ViscousCoulomb
 from regcontact.contact.normal_laws import AbstractLinearSpringDamper, AbstractNormalLaw, HuntCrossley
+from regcontact.rigid._analysis_checks import scalar
 from regcontact.rigid.impact_process import FrictionKind, ProcessOutcome, impact_process
 from regcontact.rigid.state import ContactState, as_contact_state
 from regcontact.systems.system import AbstractSystem
@@ -98,9 +101,20 @@ def _contact_forces(law: AbstractNormalLaw, gaps: jax.Array, rates: jax.Array) -
     return jax.vmap(law)(gaps, rates)
 
 
+def _check_model(model: object) -> None:
+    if not isinstance(model, ContactModel):
+        raise TypeError(f"model = {model!r}: expected a ContactModel")
+
+
+def _check_tolerances(tol: float, rtol: float) -> None:
+    check_argument("tol", tol, UNIT_INTERVAL)
+    check_argument("rtol", rtol, UNIT_INTERVAL)
+
+
 def limit_law(model: ContactModel) -> LimitLaw:
     """The terms of ``model`` that act on its impact time scale (module docstring); ``ValueError`` for laws not
-    derived here."""
+    derived here, ``TypeError`` for a ``model`` that is no :class:`~regcontact.contact.contact_model.ContactModel`."""
+    _check_model(model)
     normal, exponents = model.normal, model.normal_exponents
     if not isinstance(model.friction, ViscousCoulomb) or not isinstance(model.friction_exponents, ViscousCoulomb):
         raise ValueError(f"the limit impact law is derived for viscous Coulomb friction, not {model.friction!r}")
@@ -117,10 +131,14 @@ def limit_law(model: ContactModel) -> LimitLaw:
     elif isinstance(normal, AbstractLinearSpringDamper) and isinstance(exponents, AbstractLinearSpringDamper):
         a, b = float(exponents.stiffness), float(exponents.damping)
         s = max(a / 2, b)
-        # a dropped term is a zero parameter, which a law refuses from a user (a zero spring) but takes as an array
-        kept = type(normal)(
-            stiffness=jnp.asarray(float(normal.stiffness) if a / 2 == s else 0.0),
-            damping=jnp.asarray(float(normal.damping) if b == s else 0.0),
+        # a dropped term is a zero parameter, which a law refuses from a user (a zero spring): set on the fields
+        kept = eqx.tree_at(
+            lambda law: (law.stiffness, law.damping),
+            normal,
+            (
+                jnp.asarray(float(normal.stiffness) if a / 2 == s else 0.0, dtype=float),
+                jnp.asarray(float(normal.damping) if b == s else 0.0, dtype=float),
+            ),
         )
     else:
         raise ValueError(
@@ -150,8 +168,13 @@ def onset_time(law: LimitLaw, normal_velocity: ArrayLike, rates: Sequence[float]
     force at the gaps ``g_i = −v_i τ₀`` of the ballistic approach. Zero for a law without force above the ground
     (:class:`~regcontact.contact.normal_laws.SpringDamper`, Hunt–Crossley); ``c/k`` for a clipped Kelvin–Voigt law,
     which brakes a fast approach before the gap closes. ``ValueError`` for a law that acts at any distance (a
-    Kelvin–Voigt damper without its spring)."""
+    Kelvin–Voigt damper without its spring), and for velocities that are not finite or rates that are not
+    positive."""
     v = np.asarray(normal_velocity, dtype=float)
+    check_argument("normal_velocity", v, FINITE)
+    check_argument("rates", np.asarray(rates, dtype=float), POSITIVE)
+    if np.size(rates) == 0:
+        raise ValueError("rates = []: expected at least one inverse time scale")
     force = law.force()
     scale = max(float(np.abs(v).max()) * max(rates), 1e-300)  # a force the impact's size: speed / time scale
 
@@ -193,9 +216,16 @@ def compliant_limit_map(
 ) -> LimitImpact:
     """The limit impact of one contact in contact-space form (``A > 0``, ``AC > B²``) from touch-down with
     ``(u⁻, v⁻)``, ``v⁻ < 0``, under ``law`` (:func:`limit_law`): ``u' = A λ_T + B λ_N``, ``v' = B λ_T + C λ_N``,
-    ``g' = v`` on the impact scale, integrated to the end of the impact."""
+    ``g' = v`` on the impact scale, integrated to the end of the impact. ``μ ≥ 0`` and every argument finite
+    (``ValueError`` naming the first that is not)."""
+    A, B, C = (scalar(name, value, FINITE) for name, value in (("A", A), ("B", B), ("C", C)))
     if not (A > 0 and A * C > B * B):
         raise ValueError(f"A = {A}, B = {B}, C = {C}: the Delassus matrix [[A, B], [B, C]] must be positive definite")
+    mu = scalar("mu", mu, NONNEGATIVE)
+    u, v = scalar("u", u, FINITE), scalar("v", v, FINITE)
+    rtol = scalar("rtol", rtol, UNIT_INTERVAL)
+    if not isinstance(law, LimitLaw):
+        raise TypeError(f"law = {law!r}: expected a LimitLaw (limit_law(model))")
     if not v < 0:
         raise ValueError(f"v = {v}: a landing needs an approaching contact (v < 0)")
     outcome = _process(np.array([[C, B], [B, A]]), np.array([mu]), np.array([[v, u]]), law, rtol)
@@ -207,6 +237,8 @@ def touchdown_lead(state: ContactState | AbstractSystem, model: ContactModel, to
     """How long before a touch-down ``state`` the compliant forces of ``model`` set in, on the impact scale
     (:func:`onset_time`; at stiffness α the time ``τ₀ α^(−s)``): a compliant run of the same landing starts that
     much earlier, at ``q − v τ₀ α^(−s)``, so that it meets the ground as the rigid state does."""
+    _check_model(model)
+    check_argument("tol", tol, UNIT_INTERVAL)
     state = as_contact_state(state)
     closed = np.flatnonzero(np.abs(state.gaps) <= tol * state.gap_scale)
     w = state.contact_velocity[closed]
@@ -223,7 +255,10 @@ def compliant_limit(
     """The limit impact of ``model`` (:func:`limit_law`) at the closed contacts of ``state`` (a system: at its
     initial state), ``|g_n| ≤ tol`` of its length: the process's outcome over all ``k`` contacts (open ones with
     zero impulse) and the generalised velocity after it, ``v⁺ = v + M⁻¹ Wᵀ P``. ``ValueError`` if no closed
-    contact approaches."""
+    contact approaches, or for a tolerance outside ``(0, 1)``; ``TypeError`` for a ``model`` that is no
+    :class:`~regcontact.contact.contact_model.ContactModel`."""
+    _check_model(model)
+    _check_tolerances(tol, rtol)
     state = as_contact_state(state)
     closed = np.flatnonzero(np.abs(state.gaps) <= tol * state.gap_scale)
     w = state.contact_velocity

@@ -15,8 +15,9 @@ batched call, instead of the ``2^{4k}`` index sets of the LCP (16 for one contac
 whose system is singular (a statically indeterminate contact set: the two-point rod sticking flat) gets its
 minimum-norm solution, which is kept if it is consistent and admissible; that point represents the continuum.
 Solutions are collapsed onto distinct reactions and labelled exactly as the LCP enumeration labels them
-(``λ_n`` at round-off level: ``"F"``). If no combination gives a solution (it does not happen for a positive
-definite ``G``), the LCP enumeration is asked.
+(a reaction at round-off level: ``"F"``). Whether a mode's system is singular is judged in its own units
+(:func:`mode_systems_regular`), so ``μ`` may be anywhere from 0 to 1e300. If no combination gives a solution
+(it does not happen for a positive definite ``G``), the LCP enumeration is asked.
 
 numpy on the host: these are problems of 2–4 unknowns, once per step of a sequential integration; JAX dispatch
 would cost more than the arithmetic.
@@ -27,9 +28,10 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from regcontact.rigid.contact_law import law_solutions
+from regcontact.rigid.lcp.enumeration import block_units
 from regcontact.rigid.solutions import ContactLabel, contact_labels
 
 __all__ = ["law_solutions_by_mode"]
@@ -75,7 +77,7 @@ def law_solutions_by_mode(
     norm_G = max(np.abs(G).sum(axis=1).max(), 1e-300)
     norm_b = np.abs(b).max()
     scale = np.abs(A).max(axis=(1, 2))
-    regular = np.abs(np.linalg.det(A / scale[:, None, None])) > 1e-12
+    regular = mode_systems_regular(A, rows_of_G, constant, norm_G)
     if regular.all():
         reactions = np.linalg.solve(A, r[..., None])[..., 0]
     else:
@@ -108,6 +110,24 @@ def law_solutions_by_mode(
     ]
 
 
+def mode_systems_regular(
+    A: NDArray[np.float64], rows_of_G: NDArray[np.float64], constant: NDArray[np.float64], norm_G: ArrayLike
+) -> NDArray[np.bool_]:
+    """Which mode systems ``A`` ``(…, C, 2k, 2k)`` are regular, judged in their own units.
+
+    Rows taken from ``G`` carry round-off of the size ``‖G‖∞`` (``norm_G``, broadcast over the leading axes);
+    the constant rows (``λ = 0``, ``λ_t ± μ λ_n = 0``) are exact numbers. Columns, then rows, are scaled by powers
+    of two so that the largest of these uncertainties in each is one
+    (:func:`~regcontact.rigid.lcp.enumeration.block_units`); the system is regular when that matrix's determinant
+    exceeds ``1e-12``. A ``μ`` of any size thus never makes a sliding mode look singular beside rows of order
+    ``‖G‖``, while a cancellation inside ``G`` (the Painlevé boundary) still does.
+    """
+    norm = np.asarray(norm_G, dtype=float)[..., None, None, None]
+    entries = np.where(rows_of_G[..., :, None] > 0, norm, np.abs(constant))
+    c, r, _ = block_units(np.broadcast_to(entries, A.shape))
+    return np.asarray(np.abs(np.linalg.det(r[..., :, None] * A * c[..., None, :])) > 1e-12)
+
+
 def _admissible(
     lam: NDArray[np.float64],
     u: NDArray[np.float64],
@@ -124,7 +144,9 @@ def _admissible(
     reaction_zero = tol * np.maximum(size, norm_b / norm_G)
     rate_zero = tol * (norm_G * size + norm_b)
     lam_n, lam_t, u_n, u_t = lam[..., 0], lam[..., 1], u[..., 0], u[..., 1]
-    ok = np.where(modes == 0, u_n >= -rate_zero, lam_n >= -reaction_zero)  # NaN compares False, quietly
+    # a sliding contact's normal reaction is 1/μ of its friction: its sign is judged on that scale
+    normal_zero = np.where(modes >= 2, reaction_zero / np.maximum(mu, 1.0), reaction_zero)
+    ok = np.where(modes == 0, u_n >= -rate_zero, lam_n >= -normal_zero)  # NaN compares False, quietly
     ok &= (modes != 1) | (np.abs(lam_t) <= mu * lam_n + reaction_zero)
     ok &= (modes != 2) | (u_t >= -rate_zero)
     ok &= (modes != 3) | (u_t <= rate_zero)

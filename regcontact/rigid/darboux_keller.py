@@ -35,6 +35,8 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
+from regcontact._argument_checks import FINITE, NONNEGATIVE, UNIT_INTERVAL, check_argument
+from regcontact.rigid._analysis_checks import RESTITUTION, scalar
 from regcontact.rigid.impact_process import ProcessOutcome, impact_process
 from regcontact.rigid.state import ContactState, as_contact_state
 from regcontact.systems.system import AbstractSystem
@@ -43,6 +45,7 @@ __all__ = [
     "RESTITUTION_LAWS",
     "RestitutionLaw",
     "ImpactOutcome",
+    "check_impact_arguments",
     "ImpactPhase",
     "contact_space_energy",
     "darboux_keller",
@@ -122,6 +125,22 @@ def _work_root(v: float, dv: float, work_left: float) -> float:
     return min(ahead) if ahead else math.inf
 
 
+def check_impact_arguments(
+    A: float, B: float, C: float, mu: float, restitution: float, law: RestitutionLaw | None = None
+) -> None:
+    """``ValueError`` in one line unless ``(A, B, C)`` is finite and positive definite (``A > 0``, ``AC > B²``),
+    ``μ`` is a finite number ``≥ 0``, the restitution is in ``[0, 1]`` and ``law`` (if given) is a restitution law.
+    A finite ``μ`` as large as a float gets is fine; ``μ = inf`` is refused (its limit, stick wherever the slip
+    can be stopped, is not this map's business)."""
+    A, B, C = (scalar(name, value, FINITE) for name, value in (("A", A), ("B", B), ("C", C)))
+    if not (A > 0 and A * C > B * B):
+        raise ValueError(f"A = {A}, B = {B}, C = {C}: the Delassus matrix [[A, B], [B, C]] must be positive definite")
+    scalar("mu", mu, NONNEGATIVE)
+    scalar("restitution", restitution, RESTITUTION)
+    if law is not None and law not in RESTITUTION_LAWS:
+        raise ValueError(f"law = {law!r}: expected one of {', '.join(RESTITUTION_LAWS)}")
+
+
 def darboux_keller_map(
     A: float,
     B: float,
@@ -136,16 +155,29 @@ def darboux_keller_map(
     """The impact of one contact in contact-space form (``A > 0``, ``AC > B²``, ``μ ≥ 0``) from ``(u⁻, v⁻)``,
     ``v⁻ ≤ 0``, with restitution coefficient ``r`` in ``[0, 1]`` of the ``law`` (module docstring).
 
-    Velocities count as zero below ``tol`` times the incoming speed ``max(|u⁻|, |v⁻|)``.
+    Velocities count as zero below ``tol`` (in ``(0, 1)``) times the incoming speed ``max(|u⁻|, |v⁻|)``. Every
+    argument must be finite: ``ValueError`` naming the first that is not.
     """
-    if not (A > 0 and A * C > B * B):
-        raise ValueError(f"A = {A}, B = {B}, C = {C}: the Delassus matrix [[A, B], [B, C]] must be positive definite")
-    if not mu >= 0:
-        raise ValueError(f"mu = {mu}: expected a non-negative friction coefficient")
-    if not 0.0 <= restitution <= 1.0:
-        raise ValueError(f"restitution = {restitution}: expected a coefficient in [0, 1]")
-    if law not in RESTITUTION_LAWS:
-        raise ValueError(f"law = {law!r}: expected one of {', '.join(RESTITUTION_LAWS)}")
+    check_impact_arguments(A, B, C, mu, restitution, law)
+    A, B, C, mu, restitution = (float(x) for x in (A, B, C, mu, restitution))
+    u, v = scalar("u", u, FINITE), scalar("v", v, FINITE)
+    tol = scalar("tol", tol, UNIT_INTERVAL)
+    return impact_map(A, B, C, mu, u, v, restitution, law, tol)
+
+
+def impact_map(
+    A: float,
+    B: float,
+    C: float,
+    mu: float,
+    u: float,
+    v: float,
+    restitution: float,
+    law: RestitutionLaw,
+    tol: float = 1e-12,
+) -> ImpactOutcome:
+    """:func:`darboux_keller_map` without its argument checks, for callers that checked them once and map many
+    velocities (the bounce map's direction scan)."""
     speed = max(abs(u), abs(v))
     zero = tol * speed
     if v > zero:
@@ -227,8 +259,12 @@ def darboux_keller(
     faster than the impact), integrated with Coulomb friction until the contacts come to rest
     (:func:`~regcontact.rigid.impact_process.impact_process`; a :class:`~regcontact.rigid.impact_process.
     ProcessOutcome`); a positive restitution needs a compliance model (``compliant_limit``) and is refused.
-    ``ValueError`` where no closed contact approaches.
+    ``ValueError`` where no closed contact approaches, or for arguments out of range.
     """
+    check_argument("restitution", restitution, RESTITUTION)
+    check_argument("tol", tol, UNIT_INTERVAL)
+    if law not in RESTITUTION_LAWS:
+        raise ValueError(f"law = {law!r}: expected one of {', '.join(RESTITUTION_LAWS)}")
     state = as_contact_state(state)
     closed = np.flatnonzero(np.abs(state.gaps) <= tol * state.gap_scale)
     w = state.contact_velocity

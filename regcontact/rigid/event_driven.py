@@ -51,7 +51,9 @@ from typing import cast
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from regcontact._argument_checks import FINITE, POSITIVE, UNIT_INTERVAL, check_argument
 from regcontact.contact.contact_model import ContactModel
+from regcontact.rigid._analysis_checks import RESTITUTION, at_least
 from regcontact.rigid.compliant_limit import compliant_limit, limit_law
 from regcontact.rigid.darboux_keller import darboux_keller
 from regcontact.rigid.force_acceleration import force_acceleration
@@ -99,13 +101,19 @@ def event_driven(
     Samples are ``solve_ivp``'s steps; at an impulsive event ``times`` repeats, the two samples being the states
     before and after. ``sample_times`` adds samples at those times (read off each segment's dense output, as
     accurate as the integration), for comparison on a common grid. ``RuntimeError`` after ``max_events`` events
-    (an accumulation of impacts).
+    (an accumulation of impacts). Arguments are checked first (``ValueError`` in one line: finite states, ``0 <
+    rtol, tol < 1``, ``atol > 0``, ``restitution`` in ``[0, 1]``, ``max_events`` an integer ``≥ 0``).
     """
     t_end = check_positive("t_end", t_end)
-    for name, value in (("rtol", rtol), ("atol", atol), ("tol", tol)):
-        check_positive(name, value)
-    if not 0.0 <= restitution <= 1.0:
-        raise ValueError(f"restitution = {restitution!r}: expected a number in [0, 1]")
+    check_argument("rtol", rtol, UNIT_INTERVAL)
+    check_argument("atol", atol, POSITIVE)
+    check_argument("tol", tol, UNIT_INTERVAL)
+    check_argument("restitution", restitution, RESTITUTION)
+    check_argument("max_events", max_events, at_least(0))
+    for name, value in (("q0", q0), ("v0", v0), ("sample_times", sample_times)):
+        check_argument(name, None if value is None else np.asarray(value, dtype=float), FINITE)
+    if contact_model is not None and not isinstance(contact_model, ContactModel):
+        raise TypeError(f"contact_model = {contact_model!r}: expected a ContactModel")
     if selection not in INDETERMINACY_RULES:
         raise ValueError(f"selection = {selection!r}: expected one of {', '.join(INDETERMINACY_RULES)}")
     if impact_law not in IMPACT_LAWS:

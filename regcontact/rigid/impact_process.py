@@ -35,6 +35,8 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from regcontact._argument_checks import FINITE, NONNEGATIVE, UNIT_INTERVAL, check_argument
+
 __all__ = ["FRICTION_KINDS", "FrictionKind", "ProcessOutcome", "impact_process"]
 
 FrictionKind = Literal["none", "viscous", "coulomb"]
@@ -87,12 +89,23 @@ def impact_process(
     ``rates``: the inverse time scales of the normal law (its
     slowest sets how long a decaying contact is first followed: 60 of them, then ten times longer as long as it
     decays, to 10⁴ times); ``decays``: the law has no spring, so
-    the closed contacts come to rest and the process ends when their normal velocities are at round-off."""
+    the closed contacts come to rest and the process ends when their normal velocities are at round-off. Every
+    value finite, ``μ ≥ 0``, ``0 < rtol < 1``: ``ValueError`` naming the first that is not."""
     from scipy.integrate import solve_ivp  # imported here: importing the package need not wait for SciPy
 
     G = np.asarray(delassus, dtype=float)
     mu_ = np.asarray(mu, dtype=float).reshape(-1)
     w0 = np.asarray(velocity, dtype=float).reshape(-1, 2)
+    for name, value, rule in (
+        ("delassus", G, FINITE),
+        ("mu", mu_, NONNEGATIVE),
+        ("velocity", w0, FINITE),
+        ("tangential_damping", tangential_damping, NONNEGATIVE),
+        ("rates", np.asarray(rates, dtype=float), FINITE),
+        ("rtol", rtol, UNIT_INTERVAL),
+        ("start_gaps", None if start_gaps is None else np.asarray(start_gaps, dtype=float), FINITE),
+    ):
+        check_argument(name, value, rule)
     k = w0.shape[0]
     if G.shape != (2 * k, 2 * k) or mu_.shape != (k,):
         raise ValueError(f"delassus {G.shape}, mu {mu_.shape}: expected ({2 * k}, {2 * k}) and ({k},) for {k} contacts")

@@ -24,6 +24,8 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, ArrayLike, Float
 
+from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, check_argument
+from regcontact.rigid._analysis_checks import at_least
 from regcontact.rigid.dynamic_jam import (
     GSpotLinearisation,
     RigidSlip,
@@ -90,9 +92,20 @@ def rod_g_spots(
     mu: ArrayLike, torque: ArrayLike, gravity: ArrayLike = 1.0, points: int = 400, omega_max: float = 6.0
 ) -> RodGSpots:
     """Every G-spot of the rods ``(μ_i, τ_i, g)`` (1-d arrays, paired) with ``φ* ∈ (0, π)``, ``|ω*| < omega_max``:
-    roots of ``p(φ)`` bracketed on ``points`` angles, then roots of ``b(φ*, ω)`` on ``points`` rates."""
+    roots of ``p(φ)`` bracketed on ``points`` angles, then roots of ``b(φ*, ω)`` on ``points`` rates. ``ValueError``
+    for a value out of range (``μ ≥ 0``, ``τ`` finite, ``g > 0``, ``points ≥ 2``, ``omega_max > 0``)."""
     mu, torque = np.atleast_1d(np.asarray(mu, float)), np.atleast_1d(np.asarray(torque, float))
     gravity = np.broadcast_to(np.asarray(gravity, float), mu.shape)
+    for name, value, rule in (
+        ("mu", mu, NONNEGATIVE),
+        ("torque", torque, FINITE),
+        ("gravity", gravity, POSITIVE),
+        ("points", points, at_least(2)),
+        ("omega_max", omega_max, POSITIVE),
+    ):
+        check_argument(name, value, rule)
+    if mu.shape != torque.shape:
+        raise ValueError(f"mu {mu.shape}, torque {torque.shape}: expected paired 1-d arrays of one length")
     pb = jax.jit(jax.vmap(jax.vmap(_painleve_and_b, (None, None, None, 0, 0)), (0, 0, 0, None, None)))
     angles = np.linspace(1e-3, np.pi - 1e-3, points)
     painleve = np.asarray(pb(mu, torque, gravity, angles, np.zeros(points))[0])
@@ -170,8 +183,18 @@ def search_jamming_rod(
     ``|τ|`` the one furthest inside its case (:func:`_margin`). Step 2: rigid slip of that rod from a
     ``grid × grid`` lattice of ``φ₀ ∈ φ* ± phi_span``, ``ω₀ ∈ ω* ± omega_span`` (lower end slipping at
     ``slip_speed``); of the starts that jam and whose lattice neighbours all jam, the one that takes longest to
-    reach the G-spot. Raises ``ValueError`` if either step finds nothing.
+    reach the G-spot. Raises ``ValueError`` if either step finds nothing, or for an argument out of range.
     """
+    if case not in ("G1", "G2"):
+        raise ValueError(f"case = {case!r}: expected 'G1' or 'G2'")
+    for name, value, rule in (
+        ("grid", grid, at_least(3)),
+        ("phi_span", phi_span, POSITIVE),
+        ("omega_span", omega_span, POSITIVE),
+        ("slip_speed", slip_speed, POSITIVE),
+        ("s_max", s_max, POSITIVE),
+    ):
+        check_argument(name, value, rule)
     mus, torques = (np.asarray(x, float).ravel() for x in np.meshgrid(np.asarray(mu), np.asarray(torque)))
     spots = rod_g_spots(mus, torques, gravity)
     matching = np.flatnonzero(np.array([c == case for c in spots.cases()]))
@@ -193,7 +216,7 @@ def search_jamming_rod(
         rod = _rod(mu_star, torque_star, gravity, phi, omega, -slip_speed - jnp.sin(phi) * omega)
         q, v = rod.initial_state()
         slip = rigid_slip(rod, q, v, s_max=s_max, saves=2)
-        return slip.outcome, slip.end[2]
+        return slip.outcome, slip.jam[2]
 
     outcomes, times = (np.asarray(x).reshape(grid, grid) for x in jax.jit(jax.vmap(slip_from))(*starts.T))
     jams = outcomes == 1

@@ -77,7 +77,7 @@ def moreau_jean_step_arrays(
     def lemke_reaction() -> NDArray[np.float64] | None:
         problem = multi_contact_friction_lcp(G, b, mu)
         scaled, reaction_scale, _ = problem.nondimensional()
-        result = lemke(scaled.M, scaled.q)
+        result = lemke(scaled.M, scaled.q, scales=scaled.data_scales())
         return reaction_scale * scaled.reaction(result.z) if result.solved else None
 
     mass = np.linalg.inv(M_inv)

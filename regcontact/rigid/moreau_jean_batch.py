@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from regcontact.rigid.contact_modes import _admissible, _templates
+from regcontact.rigid.contact_modes import _admissible, _templates, mode_systems_regular
 from regcontact.rigid.moreau_jean import moreau_jean_step_arrays
 from regcontact.rigid.selection_rules import SelectionRule, check_selection_rule
 from regcontact.rigid.solutions import CONTACT_LABELS, ContactLabel
@@ -77,7 +77,7 @@ def _batch_step(
     norm_G = np.maximum(np.abs(G).sum(axis=2).max(axis=1), 1e-300)
     norm_b = np.abs(b).max(axis=1)
     scale = np.abs(A).max(axis=(2, 3))
-    regular = np.abs(np.linalg.det(A / scale[..., None, None])) > 1e-12
+    regular = mode_systems_regular(A, rows_of_G, constant, norm_G)
     if regular.all():
         reactions = np.linalg.solve(A, r[..., None])[..., 0]
     else:
@@ -117,8 +117,9 @@ def _batch_step(
     u = (G[:, None] @ reactions[..., None])[..., 0] + b[:, None]
     lam_n, u_t = reactions[:, :, 0::2], u[:, :, 1::2]
     with np.errstate(invalid="ignore"):
+        free = (lam_n <= reaction_zero[..., None]) & (np.abs(reactions[:, :, 1::2]) <= reaction_zero[..., None])
         labels = np.where(
-            lam_n <= reaction_zero[..., None],
+            free,
             0,
             np.where(np.abs(u_t) <= slip_zero[..., None], 1, np.where(u_t > 0, 2, 3)),
         )

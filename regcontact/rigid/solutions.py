@@ -46,8 +46,10 @@ def contact_labels(
     """The modes of one solution ``reactions`` ``(m, 2)`` of the law ``u = G λ + b`` on ``m`` contacts, with
     ``rates`` ``u`` ``(m, 2)``.
 
-    ``λ_n`` counts as zero below ``tol`` times the reaction scale ``max(‖λ‖∞, ‖b‖∞/‖G‖∞)`` and the slip ``u_t``
-    below ``tol`` times ``‖G‖∞ ‖λ‖∞ + ‖b‖∞``, the norms over the problem's own unknowns and rows: a contact that
+    A contact is free when its whole reaction counts as zero, ``λ_n`` and ``λ_t`` below ``tol`` times the
+    reaction scale ``max(‖λ‖∞, ‖b‖∞/‖G‖∞)``: not ``λ_n`` alone, since on the cone's edge ``|λ_t| = μ λ_n`` and a
+    large ``μ`` slides with a normal reaction ``1/μ`` of its friction. The slip ``u_t`` counts as zero below
+    ``tol`` times ``‖G‖∞ ‖λ‖∞ + ‖b‖∞``, the norms over the problem's own unknowns and rows: a contact that
     already slides in ``slip_direction`` ±1 (its friction folded into the normal column, force-acceleration)
     contributes only ``λ_n`` and ``b_n``, and keeps its direction.
     """
@@ -59,8 +61,8 @@ def contact_labels(
     reaction_zero = tol * max(size, norm_b / norm_G)
     slip_zero = tol * (norm_G * size + norm_b)
     labels: list[ContactLabel] = []
-    for (lam_n, _), (_, u_t), direction in zip(reactions, rates, slip_direction):
-        if lam_n <= reaction_zero:
+    for (lam_n, lam_t), (_, u_t), direction in zip(reactions, rates, slip_direction):
+        if lam_n <= reaction_zero and abs(lam_t) <= reaction_zero:
             labels.append("F")
         elif direction:
             labels.append("S+" if direction > 0 else "S-")

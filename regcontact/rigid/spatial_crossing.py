@@ -27,11 +27,13 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, ArrayLike, Bool, Float
 
+from regcontact._argument_checks import FINITE, POSITIVE, UNIT_INTERVAL, check_argument
 from regcontact.compliant.outcome import IMPULSIVE_FACTOR
 from regcontact.compliant.resolution import GAP_ROUNDOFF_ULPS
 from regcontact.compliant.spatial_dynamics import SpatialCompliantSystem, spatial_contact_forces
 from regcontact.compliant.spatial_simulate import spatial_run, spatial_slipping_state
 from regcontact.contact.contact_model import ContactModel
+from regcontact.rigid._analysis_checks import at_least
 from regcontact.rigid.beyond_jam import BEYOND_JAM_OUTCOMES, STOPPED_SLIP
 from regcontact.rigid.spatial_slip import SPATIAL_SLIP_OUTCOMES, spatial_rigid_slip
 from regcontact.systems.spatial_system import AbstractSpatialSystem, spatial_contact_space_form
@@ -70,6 +72,9 @@ def crossing_impact(
 ) -> CrossingImpact:
     """The Darboux–Keller impact with ``r = 0`` of the one contact from ``(q, v)`` (module docstring)."""
     import diffrax
+
+    for name, value, rule in (("q", q, FINITE), ("v", v, FINITE), ("rtol", rtol, UNIT_INTERVAL)):
+        check_argument(name, value, rule)
 
     from regcontact.compliant.solvers import CrossingBisection
 
@@ -187,7 +192,19 @@ def pass_crossing(
     atol: float = 1e-12,
 ) -> CrossingPassage:
     """Compliant runs of ``system`` through its crossing at ``t_cross``, one jitted vmap over ``alphas`` (module
-    docstring); samples on a grid geometric in ``t − t*`` from ``Δ/100`` to ``window``, and before ``t*``."""
+    docstring); samples on a grid geometric in ``t − t*`` from ``Δ/100`` to ``window``, and before ``t*``.
+    Concrete arguments are checked first (``ValueError`` in one line)."""
+    if not isinstance(contact, ContactModel):
+        raise TypeError(f"contact = {contact!r}: expected a ContactModel")
+    for name, value, rule in (
+        ("alphas", alphas, POSITIVE),
+        ("t_cross", t_cross, POSITIVE),
+        ("window", window, POSITIVE),
+        ("samples", samples, at_least(4)),
+        ("rtol", rtol, UNIT_INTERVAL),
+        ("atol", atol, POSITIVE),
+    ):
+        check_argument(name, value, rule)
 
     def one(alpha):
         normal, friction = contact.at_stiffness(alpha)

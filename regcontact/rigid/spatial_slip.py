@@ -25,6 +25,8 @@ import jax
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Bool, Float, Int
 
+from regcontact._argument_checks import FINITE, POSITIVE, UNIT_INTERVAL, check_argument
+from regcontact.rigid._analysis_checks import at_least
 from regcontact.rigid.dynamic_jam import SlipState
 from regcontact.systems.spatial_system import AbstractSpatialSystem, spatial_contact_space_form
 
@@ -65,6 +67,8 @@ def spatial_slip_problem(
 ) -> SpatialSlipProblem:
     """The rigid slip problem of the one contact at ``(q, v, t)`` (in contact, slipping: ``u ≠ 0``)."""
     _one_contact(system)
+    for name, value in (("q", q), ("v", v), ("t", t)):
+        check_argument(name, value, FINITE)
     form = spatial_contact_space_form(system, q, v, t)
     slip = system.jacobians(q)[0, 1:] @ v
     phi = jnp.arctan2(slip[1], slip[0])
@@ -101,8 +105,16 @@ def spatial_rescaled_slip_field(system: AbstractSpatialSystem, state: SlipState)
 
 #: :attr:`SpatialRigidSlip.outcome` codes: 0 still slipping at ``s_max``; 1 ``p`` fell through 0 (the crossing into
 #: the Painlevé region); 2 lift-off (``b`` rose through 0); 3 the slip stopped (``|u|`` fell below ``stop_fraction``
-#: of its start); 4 no slip to follow (``p ≤ 0``, ``b ≥ 0`` or ``u = 0`` at the start).
-SPATIAL_SLIP_OUTCOMES: tuple[str, ...] = ("slipping", "crossing", "lift-off", "slip stopped", "no slip at the start")
+#: of its start); 4 no slip to follow (``p ≤ 0``, ``b ≥ 0`` or ``u = 0`` at the start); 5 a start or ``μ`` that is
+#: not finite (traced values; concrete ones are refused with ``ValueError``).
+SPATIAL_SLIP_OUTCOMES: tuple[str, ...] = (
+    "slipping",
+    "crossing",
+    "lift-off",
+    "slip stopped",
+    "no slip at the start",
+    "not finite",
+)
 
 
 class SpatialRigidSlip(eqx.Module):
@@ -148,7 +160,8 @@ def spatial_rigid_slip(
     """Rigid slip from ``(q0, v0)`` (default: the system's initial state; in contact, ``ġ_n = 0``, ``u ≠ 0``,
     ``p > 0 > b``), integrated in ``s`` (Tsit5) until ``p`` falls through 0, ``b`` rises through 0, the slip stops
     or ``s_max``; each end is located by bisection on the step (:data:`SPATIAL_SLIP_OUTCOMES`); ``saves`` samples
-    from the start to the end. jit- and vmap-able."""
+    from the start to the end. jit- and vmap-able; concrete arguments are checked (``ValueError`` in one line),
+    traced ones that are not finite give outcome 5."""
     import diffrax
 
     from regcontact.compliant.solvers import CrossingBisection
@@ -156,9 +169,22 @@ def spatial_rigid_slip(
     _one_contact(system)
     if q0 is None or v0 is None:
         q0, v0 = system.initial_state()
+    check_argument("q0", q0, FINITE)
+    check_argument("v0", v0, FINITE)
+    check_argument("s_max", s_max, POSITIVE)
+    check_argument("saves", saves, at_least(1))
+    check_argument("stop_fraction", stop_fraction, UNIT_INTERVAL)
+    check_argument("rtol", rtol, UNIT_INTERVAL)
     state0 = (jnp.asarray(q0, float), jnp.asarray(v0, float), jnp.zeros(()))
     start = spatial_slip_problem(system, *state0)
     speed0 = jnp.linalg.norm(system.jacobians(state0[0])[0, 1:] @ state0[1])
+    finite = jnp.all(jnp.isfinite(state0[0])) & jnp.all(jnp.isfinite(state0[1]))
+    finite = finite & jnp.isfinite(start.painleve) & jnp.isfinite(start.free_normal_acceleration)
+    finite = finite & jnp.isfinite(system.friction_coefficients[0]) & jnp.isfinite(speed0)
+    no_slip = ~finite | (start.painleve <= 0) | (start.free_normal_acceleration >= 0) | (speed0 == 0)
+
+    def at_start(t, y, args, **kwargs):
+        return no_slip
 
     def field(s, augmented, args):
         state, _, _ = augmented
@@ -179,9 +205,9 @@ def spatial_rigid_slip(
         return stop_fraction * speed0 - jnp.linalg.norm(system.jacobians(q)[0, 1:] @ v)
 
     event = diffrax.Event(
-        cond_fn=(crossing, lift_off, stopped),
+        cond_fn=(crossing, lift_off, stopped, at_start),
         root_finder=CrossingBisection(),  # type: ignore[call-arg]  # equinox defaults mypy does not see
-        direction=(True, True, True),
+        direction=(True, True, True, None),
     )
 
     def integrate(ts):
@@ -205,10 +231,10 @@ def spatial_rigid_slip(
     (samples, impulse, _), (last, last_impulse, last_tangential) = solution.ys
     q, v, t = samples
     end = jax.tree_util.tree_map(lambda x: x[-1], last)
-    masks = solution.event_mask if solution.event_mask is not None else (False, False, False)
+    masks = solution.event_mask if solution.event_mask is not None else (False,) * 4
     fired = jnp.stack([jnp.asarray(m) for m in masks])
     outcome = jnp.where(jnp.any(fired), 1 + jnp.argmax(fired), 0)
-    outcome = jnp.where((start.painleve <= 0) | (start.free_normal_acceleration >= 0) | (speed0 == 0), 4, outcome)
+    outcome = jnp.where(no_slip, jnp.where(finite, 4, 5), outcome)
     problems = jax.vmap(lambda qq, vv, tt: spatial_slip_problem(system, qq, vv, tt))(q, v, t)
     end_problem = spatial_slip_problem(system, *end)
     _, rate = jax.jvp(lambda x: _painleve(system, x), (end,), (spatial_rescaled_slip_field(system, end),))

@@ -27,6 +27,7 @@ import numpy as np
 from jaxtyping import Array, Float
 from numpy.typing import ArrayLike, NDArray
 
+from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, UNIT_INTERVAL, check_argument
 from regcontact.systems.system import AbstractSystem
 
 __all__ = [
@@ -68,7 +69,8 @@ class ContactState:
     ``length_scale``, the size of the system that ``g_n`` counts as zero against. ``M`` and ``W`` alone cannot
     supply one: under a change of units of a coordinate ``q_j`` they change as ``W_ij → W_ij/c``,
     ``M_jj → M_jj/c²``, so they only fix a mass. Without it the gap is compared with the largest entry of ``W``
-    (a length for angular coordinates, but 1 for translations).
+    (a length for angular coordinates, but 1 for translations). Every entry must be finite, ``μ ≥ 0`` and
+    ``length_scale > 0``: ``ValueError`` naming the first that is not.
     """
 
     mass_matrix: NDArray[np.float64]
@@ -97,12 +99,19 @@ class ContactState:
         }
         if wrong:
             raise ValueError(f"{k} contacts, {n} coordinates: expected shapes {expected}, got {wrong}")
+        for name in ("mass_matrix", "jacobians", "jacobian_rates", "applied_force", "velocity", "gaps"):
+            _check_finite(name, getattr(self, name))
+        if not np.all(self.mu >= 0):  # NaN included
+            check_argument("mu", self.mu, NONNEGATIVE)
+        check_argument("length_scale", self.length_scale, POSITIVE)
 
     @classmethod
     def from_system(
         cls, system: AbstractSystem, q: ArrayLike | None = None, v: ArrayLike | None = None, t: float = 0.0
     ) -> ContactState:
         """``system`` at ``(q, v, t)``, by default its initial state."""
+        for name, value in (("q", q), ("v", v), ("t", t)):
+            check_argument(name, None if value is None else np.asarray(value, dtype=float), FINITE)
         q0, v0 = system.initial_state()
         q_, v_ = jnp.asarray(q0 if q is None else q, dtype=float), jnp.asarray(v0 if v is None else v, dtype=float)
         as_array = lambda a: np.asarray(a, dtype=float)  # noqa: E731
@@ -158,27 +167,38 @@ class ContactState:
     def velocity_after(self, impulses: ArrayLike) -> NDArray[np.float64]:
         """``v⁺ = v + M⁻¹ Σ W_iᵀ Λ_i`` (Eq. 2.12) for impulses ``(k, 2)``."""
         flat = np.asarray(impulses, dtype=float).reshape(-1)
+        _check_finite("impulses", flat)
         return self.velocity + np.linalg.solve(self.mass_matrix, self.jacobian_matrix.T @ flat)
 
     def acceleration(self, forces: ArrayLike) -> NDArray[np.float64]:
         """``v̇ = M⁻¹ (h + Σ W_iᵀ λ_i)`` (Eq. 2.3) for forces ``(k, 2)``."""
         flat = np.asarray(forces, dtype=float).reshape(-1)
+        _check_finite("forces", flat)
         return np.linalg.solve(self.mass_matrix, self.applied_force + self.jacobian_matrix.T @ flat)
 
     def kinetic_energy(self, velocity: ArrayLike | None = None) -> float:
         """``½ vᵀ M v`` of ``velocity`` (default: the current one)."""
         v = self.velocity if velocity is None else np.asarray(velocity, dtype=float)
+        _check_finite("velocity", v)
         return 0.5 * float(v @ self.mass_matrix @ v)
 
     def index_sets(self, tol: float = 1e-9) -> IndexSets:
         """``I_G ⊇ I_S ⊇ I_N ⊇ I_H`` of Eq. 2.1, zero meaning below ``tol`` times ``gap_scale`` (gaps) or
         ``velocity_scale`` (contact velocities)."""
+        check_argument("tol", tol, UNIT_INTERVAL)
         rate = self.contact_velocity
         gap_zero, rate_zero = tol * self.gap_scale, tol * self.velocity_scale
         closed = tuple(i for i in range(self.num_contacts) if abs(self.gaps[i]) <= gap_zero)
         normal_rest = tuple(i for i in closed if abs(rate[i, 0]) <= rate_zero)
         tangential_rest = tuple(i for i in normal_rest if abs(rate[i, 1]) <= rate_zero)
         return IndexSets(tuple(range(self.num_contacts)), closed, normal_rest, tangential_rest)
+
+
+def _check_finite(name: str, array: NDArray[np.float64]) -> None:
+    """``ValueError`` naming ``name`` unless every entry is finite (one ``isfinite`` pass when they are: a state is
+    built at every step of a rigid integrator)."""
+    if not np.isfinite(array).all():
+        check_argument(name, array, FINITE)
 
 
 def contact_data(system: AbstractSystem, q: Array, v: Array, t: Array | float) -> Float[Array, " size"]:

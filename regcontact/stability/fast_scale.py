@@ -30,6 +30,7 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, ArrayLike, Bool, Complex, Float
 
+from regcontact.stability._checks import check_values
 from regcontact.stability.reduced import painleve_parameters
 from regcontact.systems.reduced_contact import ContactSpaceForm
 
@@ -69,6 +70,7 @@ class FastScaleSystem(ContactSpaceForm):
         k: ArrayLike = -1.0,
         q: ArrayLike = -1.0,
     ):
+        check_values(a=a, b=b, A=A, B=B, C=C, mu=mu, slip_sign=slip_sign, k=k, q=q)
         f64 = lambda x: jnp.asarray(x, dtype=float)  # noqa: E731
         self.a, self.b, self.A, self.B, self.C = f64(a), f64(b), f64(A), f64(B), f64(C)
         self.mu, self.slip_sign, self.k, self.q = f64(mu), f64(slip_sign), f64(k), f64(q)
@@ -95,6 +97,7 @@ class Equilibrium(eqx.Module):
 
 def normal_force(y: ArrayLike, v: ArrayLike, k: ArrayLike, q: ArrayLike) -> Float[Array, ...]:
     """``λ_N`` of Eqs. 30–31: ``max(k ỹ + q ṽ, 0)``, and zero when ``ỹ ≥ 0`` and ``ṽ ≥ 0``."""
+    check_values(y=y, v=v, k=k, q=q)
     y, v = jnp.asarray(y), jnp.asarray(v)
     passive = (y >= 0) & (v >= 0)
     return jnp.where(passive, 0.0, jnp.maximum(k * y + q * v, 0.0))
@@ -135,6 +138,7 @@ def fast_vector_field(t: ArrayLike, z: Float[Array, "2"], system: FastScaleSyste
 
 def linearisation_eigenvalues(gain: ArrayLike, k: ArrayLike, q: ArrayLike) -> Complex[Array, "2"]:
     """Eigenvalues of ``[[0, 1], [K k, K q]]``, roots of ``λ² − K q λ − K k = 0``, ascending real part."""
+    check_values(gain=gain, k=k, q=q)
     gain, k, q = (jnp.asarray(x, dtype=float) for x in (gain, k, q))
     trace, determinant = gain * q, -gain * k
     root = jnp.sqrt((trace**2 - 4.0 * determinant).astype(complex))

@@ -19,6 +19,7 @@ import equinox as eqx
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Bool, Float, Int
 
+from regcontact.stability._checks import check_values
 from regcontact.stability.reduced import painleve_parameters
 
 __all__ = [
@@ -70,6 +71,12 @@ def _broadcast(*values: ArrayLike) -> list[Float[Array, ...]]:
     return list(jnp.broadcast_arrays(*(jnp.asarray(value, dtype=float) for value in values)))
 
 
+def _checked(**values: ArrayLike) -> list[Float[Array, ...]]:
+    """The values checked (:func:`~regcontact.stability._checks.check_values`) and broadcast together."""
+    check_values(**values)
+    return _broadcast(*values.values())
+
+
 def rigid_consistent_modes(
     a: ArrayLike, b: ArrayLike, A: ArrayLike, B: ArrayLike, C: ArrayLike, mu: ArrayLike, slip_sign: ArrayLike
 ) -> ContactModes:
@@ -77,7 +84,7 @@ def rigid_consistent_modes(
 
     ``slip_sign`` is the sign of the slip velocity ``u`` (+1, 0 or −1).
     """
-    a, b, A, B, C, mu, slip_sign = _broadcast(a, b, A, B, C, mu, slip_sign)
+    a, b, A, B, C, mu, slip_sign = _checked(a=a, b=b, A=A, B=B, C=C, mu=mu, slip_sign=slip_sign)
     painleve = painleve_parameters(A, B, C, mu)
     at_rest = slip_sign == 0
 
@@ -119,7 +126,7 @@ def consistent_modes(
     normal equilibrium is a saddle); an IWC is possible when the contact slips (``u ≠ 0``) in the direction
     whose ``p±`` is negative (Sec. 3.2: the inconsistent and the slip/lift-off indeterminate cells of Table 2).
     """
-    a, b, A, B, C, mu, slip_sign = _broadcast(a, b, A, B, C, mu, slip_sign)
+    a, b, A, B, C, mu, slip_sign = _checked(a=a, b=b, A=A, B=B, C=C, mu=mu, slip_sign=slip_sign)
     rigid = rigid_consistent_modes(a, b, A, B, C, mu, slip_sign)
     painleve = painleve_parameters(A, B, C, mu)
     impact = ((slip_sign > 0) & (painleve.p_plus < 0)) | ((slip_sign < 0) & (painleve.p_minus < 0))
@@ -136,7 +143,7 @@ def table_cell(
     b: ArrayLike, A: ArrayLike, B: ArrayLike, C: ArrayLike, mu: ArrayLike, slip_sign: ArrayLike
 ) -> TableCell:
     """The cell of Tables 2–3 that ``(b, p⁺, p⁻, sign u)`` falls in."""
-    b, A, B, C, mu, slip_sign = _broadcast(b, A, B, C, mu, slip_sign)
+    b, A, B, C, mu, slip_sign = _checked(b=b, A=A, B=B, C=C, mu=mu, slip_sign=slip_sign)
     painleve = painleve_parameters(A, B, C, mu)
     p_plus, p_minus = painleve.p_plus, painleve.p_minus
     column = jnp.where(slip_sign > 0, 0, jnp.where(slip_sign == 0, 1, 2))

@@ -30,6 +30,7 @@ import equinox as eqx
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Bool, Float
 
+from regcontact.stability._checks import check_values
 from regcontact.systems.rod import PainleveRod
 
 __all__ = [
@@ -92,6 +93,13 @@ def reduced_dynamics(
     is ``f`` of Eq. 7 (all non-contact generalised forces, velocity-dependent ones included) and
     ``jacobian_rate`` is ``J̇ q̇ = (ḋᵀq̇, ċᵀq̇)``.
     """
+    check_values(
+        mass_matrix=mass_matrix,
+        jacobian=jacobian,
+        applied_force=applied_force,
+        velocity=velocity,
+        jacobian_rate=jacobian_rate,
+    )
     d, c = jacobian[0], jacobian[1]
     inverse_mass_c = jnp.linalg.solve(mass_matrix, c)
     inverse_mass_d = jnp.linalg.solve(mass_matrix, d)
@@ -113,6 +121,7 @@ def rod_reduced_dynamics(rod: PainleveRod, q: Float[Array, "3"], v: Float[Array,
     For ``m = g = 1``, half-length ``ℓ = 1`` and ``I = 1/3`` these are the paper's closed forms
     ``a = −ω² cos φ``, ``b = ω² sin φ − 1``, ``A = 1 + 3 sin²φ``, ``B = 3 sin φ cos φ``, ``C = 1 + 3 cos²φ``.
     """
+    check_values(q=q, v=v)
     mirror = jnp.array([1.0, -1.0])
     return reduced_dynamics(
         rod.mass_matrix(),
@@ -125,6 +134,7 @@ def rod_reduced_dynamics(rod: PainleveRod, q: Float[Array, "3"], v: Float[Array,
 
 def painleve_parameters(A: ArrayLike, B: ArrayLike, C: ArrayLike, mu: ArrayLike) -> PainleveParameters:
     """``p±`` and ``k±`` for friction coefficient ``mu``."""
+    check_values(A=A, B=B, C=C, mu=mu)
     A, B, C, mu = (jnp.asarray(x, dtype=float) for x in (A, B, C, mu))
     return PainleveParameters(p_plus=C - mu * B, p_minus=C + mu * B, k_plus=mu * A - B, k_minus=mu * A + B)
 

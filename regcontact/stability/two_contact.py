@@ -63,7 +63,9 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, ArrayLike, Bool, Complex, Float, Int
 
+from regcontact._argument_checks import check_argument
 from regcontact.rigid.lcp import all_solutions
+from regcontact.stability._checks import COUNT as _COUNT, check_values
 from regcontact.stability.fast_scale import normal_force
 
 __all__ = [
@@ -119,6 +121,7 @@ def painleve_matrix(
 ) -> Float[Array, "... 2 2"]:
     """``p⁺_ij = C_ij − μ_j B_ij`` (Sec. 6.1, Eq. 13 for two contacts) from ``C_ij = d_iᵀM⁻¹d_j``,
     ``B_ij = d_iᵀM⁻¹c_j`` and the friction coefficients, both contacts slipping forward."""
+    check_values(normal_normal=normal_normal, normal_tangential=normal_tangential, mu=mu)
     normal_normal, normal_tangential, mu = (jnp.asarray(x, dtype=float) for x in (normal_normal, normal_tangential, mu))
     return normal_normal - normal_tangential * mu[..., None, :]
 
@@ -135,6 +138,7 @@ def _interval_index(angle: Float[Array, ...], bounds: Float[Array, "... m"]) -> 
 
 def class_code(painleve: Float[Array, "... 2 2"], b: Float[Array, "... 2"]) -> Int[Array, "... 3"]:
     """The digits ``(s₁, s₂, s₃)`` of Sec. 6.1 (module docstring), elementwise over leading axes."""
+    check_values(painleve=painleve, b=b)
     painleve, b = jnp.asarray(painleve, dtype=float), jnp.asarray(b, dtype=float)
     gamma_1, gamma_2 = _angle(painleve[..., :, 0]), _angle(painleve[..., :, 1])
     gamma_hat_1 = jnp.mod(gamma_1 + np.pi, _TWO_PI)
@@ -184,6 +188,7 @@ def two_contact_modes(painleve: Float[Array, "... 2 2"], b: Float[Array, "... 2"
     ``S+F``: ``λ₁ = −b₁/p₁₁ > 0`` and ``v̇₂ = b₂ + p₂₁λ₁ > 0``; ``FS+`` likewise; ``S+S+``: ``−(p⁺)⁻¹b > 0``;
     ``FF``: ``b > 0``.
     """
+    check_values(painleve=painleve, b=b)
     painleve, b = jnp.asarray(painleve, dtype=float), jnp.asarray(b, dtype=float)
     p11, p12, p21, p22 = painleve[..., 0, 0], painleve[..., 0, 1], painleve[..., 1, 0], painleve[..., 1, 1]
     b1, b2 = b[..., 0], b[..., 1]
@@ -211,6 +216,7 @@ def lcp_modes(painleve: ArrayLike, b: ArrayLike, tol: float = 1e-12) -> frozense
     A contact with ``λ_i > 0`` slips (``S+``), one with ``λ_i = 0`` lifts off (``F``); a solution with a
     contact at ``λ_i = w_i = 0`` or a continuum of solutions is non-generic and refused.
     """
+    check_values(painleve=painleve, b=b)
     painleve, b = np.asarray(painleve, dtype=float), np.asarray(b, dtype=float)
     solutions = all_solutions(painleve, b, tol=tol)
     if not solutions.isolated:
@@ -242,6 +248,9 @@ class TwoContactImpacts(eqx.Module):
 def cone_meets_quadrant(painleve: Float[Array, "... 2 2"], quadrant: int) -> Bool[Array, ...]:
     """Whether the (open) cone spanned by the columns ``p₁, p₂`` meets the open quadrant ``quadrant`` (1–4,
     numbered as in ``s₁``): a column lies in it, or the cone contains the quadrant's bisector."""
+    check_values(painleve=painleve)
+    if quadrant not in (1, 2, 3, 4):
+        raise ValueError(f"quadrant = {quadrant!r}: expected 1, 2, 3 or 4")
     painleve = jnp.asarray(painleve, dtype=float)
     signs = {1: (1.0, 1.0), 2: (-1.0, 1.0), 3: (-1.0, -1.0), 4: (1.0, -1.0)}[quadrant]
     direction = jnp.asarray(signs)
@@ -258,6 +267,7 @@ def cone_meets_quadrant(painleve: Float[Array, "... 2 2"], quadrant: int) -> Boo
 def impacts_without_collision(painleve: Float[Array, "... 2 2"]) -> TwoContactImpacts:
     """Sec. 6.3: ``IF`` iff ``p₁₁ < 0 < p₂₁``, ``FI`` iff ``p₂₂ < 0 < p₁₂``; ``II`` (necessary condition only)
     iff ``p⁺Λ < 0`` for some ``Λ ≥ 0`` (the cone of ``p₁, p₂`` meets the quadrant ``x, y < 0``)."""
+    check_values(painleve=painleve)
     painleve = jnp.asarray(painleve, dtype=float)
     p11, p12, p21, p22 = painleve[..., 0, 0], painleve[..., 0, 1], painleve[..., 1, 0], painleve[..., 1, 1]
     return TwoContactImpacts(
@@ -281,6 +291,7 @@ class TwoContactSystem(eqx.Module):
     q: Float[Array, "2"]
 
     def __init__(self, b: ArrayLike, painleve: ArrayLike, k: ArrayLike = -1.0, q: ArrayLike = -1.0):
+        check_values(b=b, painleve=painleve, k=k, q=q)
         self.b = jnp.asarray(b, dtype=float)
         self.painleve = jnp.asarray(painleve, dtype=float)
         self.k = jnp.broadcast_to(jnp.asarray(k, dtype=float), self.b.shape)
@@ -309,6 +320,7 @@ def two_contact_vector_field(t: ArrayLike, z: Float[Array, "4"], system: TwoCont
 
 def slip_slip_jacobian(painleve: Float[Array, "2 2"], k: ArrayLike, q: ArrayLike) -> Float[Array, "4 4"]:
     """``[[0, I], [p⁺K, p⁺Q]]``, the Jacobian of :func:`two_contact_vector_field` where both forces are positive."""
+    check_values(painleve=painleve, k=k, q=q)
     painleve = jnp.asarray(painleve, dtype=float)
     k, q = (jnp.broadcast_to(jnp.asarray(x, dtype=float), (2,)) for x in (k, q))
     top = jnp.concatenate([jnp.zeros((2, 2)), jnp.eye(2)], axis=1)
@@ -318,6 +330,7 @@ def slip_slip_jacobian(painleve: Float[Array, "2 2"], k: ArrayLike, q: ArrayLike
 
 def characteristic_polynomial(painleve: Float[Array, "... 2 2"], k: ArrayLike, q: ArrayLike) -> Float[Array, "... 5"]:
     """``(1, c₃, c₂, c₁, c₀)`` of ``det(sI − J) = det(s²I − s p⁺Q − p⁺K)`` (module docstring)."""
+    check_values(painleve=painleve, k=k, q=q)
     painleve = jnp.asarray(painleve, dtype=float)
     k, q = (jnp.asarray(x, dtype=float) for x in (k, q))
     k, q = (jnp.full(2, x) if x.ndim == 0 else x for x in (k, q))  # a scalar: the same law at both contacts
@@ -341,6 +354,7 @@ def slip_slip_eigenvalues(painleve: Float[Array, "2 2"], k: ArrayLike, q: ArrayL
 def equal_law_eigenvalues(painleve: Float[Array, "2 2"], k: ArrayLike, q: ArrayLike) -> Complex[Array, "4"]:
     """Closed form for equal contact laws ``K = kI, Q = qI``: the roots of ``s² − qπs − kπ`` for both eigenvalues
     ``π`` of ``p⁺`` (Sec. 4.3's slip polynomial with the gain ``p⁺`` replaced by ``π``), ascending real part."""
+    check_values(painleve=painleve, k=k, q=q)
     painleve = jnp.asarray(painleve, dtype=float).astype(complex)
     k, q = jnp.asarray(k, dtype=float), jnp.asarray(q, dtype=float)
     trace = painleve[0, 0] + painleve[1, 1]
@@ -355,6 +369,7 @@ def equal_law_eigenvalues(painleve: Float[Array, "2 2"], k: ArrayLike, q: ArrayL
 def hurwitz_stable(coefficients: Float[Array, "... 5"]) -> Bool[Array, ...]:
     """Routh–Hurwitz for a monic quartic ``(1, c₃, c₂, c₁, c₀)``: every root has negative real part iff
     ``c₃, c₁, c₀ > 0``, ``c₃c₂ − c₁ > 0`` and ``c₁(c₃c₂ − c₁) − c₃²c₀ > 0``."""
+    check_values(coefficients=coefficients)
     c3, c2, c1, c0 = (coefficients[..., i] for i in range(1, 5))
     return (c3 > 0) & (c1 > 0) & (c0 > 0) & (c3 * c2 - c1 > 0) & (c1 * (c3 * c2 - c1) - c3**2 * c0 > 0)
 
@@ -374,6 +389,7 @@ def slip_slip_equilibrium(system: TwoContactSystem) -> TwoContactEquilibrium:
 
 def two_contact_autodiff_eigenvalues(system: TwoContactSystem, z0: Float[Array, "4"]) -> Complex[Array, "4"]:
     """Eigenvalues of ``jax.jacfwd`` of :func:`two_contact_vector_field` at ``z0``, ascending real part."""
+    check_values(z0=z0)
     jacobian = jax.jacfwd(lambda z: two_contact_vector_field(0.0, z, system))(jnp.asarray(z0, dtype=float))
     values = jnp.linalg.eigvals(jacobian)
     return values[jnp.lexsort((values.imag, values.real))]
@@ -424,6 +440,7 @@ def two_contact_trajectories(
 def sample_configurations(key: jax.Array, n: int) -> tuple[Float[Array, "n 2 2"], Float[Array, "n 2"]]:
     """``n`` random ``(p⁺, b)``: the angles of ``p₁, p₂, −b`` uniform on the circle, ``|p_j|`` log-normal
     (only directions enter the classification; magnitudes matter for the stability of ``S+S+``), ``|b| = 1``."""
+    check_argument("n", n, _COUNT)
     angle_key, size_key = jax.random.split(key)
     angles = jax.random.uniform(angle_key, (n, 3), maxval=_TWO_PI)
     sizes = jnp.exp(jax.random.normal(size_key, (n, 2)))
@@ -509,6 +526,9 @@ def recompute_table4(
     ``stability_samples`` ``p⁺`` of the class, each under ``k = q = −1`` and ``laws`` random laws
     (``−k_i, −q_i`` log-uniform in ``[0.1, 10]``), by Routh–Hurwitz on the closed-form polynomial.
     """
+    for name, value in (("samples", samples), ("per_subclass", per_subclass), ("stability_samples", stability_samples)):
+        check_argument(name, value, _COUNT)
+    check_argument("laws", laws, _COUNT)
     painleve, b, codes, closed_form, impacts, dual_codes, stable_all = (
         np.asarray(x) for x in _classified_samples(jax.random.PRNGKey(seed), samples, laws)
     )

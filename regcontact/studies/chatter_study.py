@@ -77,7 +77,7 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
             ),
             "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-10, "relative tolerance"),
             "atol": cfg.Field(cfg.positive, 1e-12, "absolute tolerance"),
-            "max_steps": cfg.Field(cfg.positive_int, 200_000, "step budget per run"),
+            "max_steps": cfg.Field(cfg.step_budget, 200_000, "step budget per run"),
         },
     }
 
@@ -133,7 +133,12 @@ def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
             config["compliant"]["friction_damping_exponent"],
             "at least 1/2 (friction acting during the impacts)",
         )
-    zeno = rigid_sequence(config).zeno_time
+    system_from_config(system)  # the system's own rules (a Delassus matrix that is positive definite, …)
+    try:
+        zeno = rigid_sequence(config).zeno_time
+    except ValueError as error:  # what the rigid sequence refuses, said as the config's
+        form = {key: system[key] for key in ("A", "B", "C", "mu")}
+        raise cfg.ConfigError("system", form, f"a contact the rigid bounce map takes ({error})") from None
     if not config["horizon"]["t_end"] > 1.2 * zeno:
         raise cfg.ConfigError(
             "horizon.t_end", config["horizon"]["t_end"], f"a time past 1.2 × the Zeno time t_∞ = {zeno:.6g}"

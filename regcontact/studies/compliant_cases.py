@@ -14,11 +14,13 @@ import jax.numpy as jnp
 import jax.tree_util as jtu
 import numpy as np
 
+from regcontact._argument_checks import rule_problem
 from regcontact.compliant.simulate import Case, Controls
-from regcontact.compliant.termination import effective_normal_mass
+from regcontact.compliant.termination import effective_normal_mass, window_expectation
 from regcontact.contact.contact_model import ContactModel, law_exponents
 from regcontact.contact.friction_laws import FRICTION_LAWS
 from regcontact.contact.normal_laws import NORMAL_LAWS
+from regcontact.studies import config as cfg
 from regcontact.studies.compliant_sweep import CompliantSweep
 from regcontact.studies.sweep_plan import ALPHA, column_name
 from regcontact.studies.system_config import START_FIELDS, initial_penetration, systems_from_config
@@ -73,6 +75,10 @@ def _time_limits(sweep: CompliantSweep, contact: ContactModel, normal_mass: np.n
         stiffness = getattr(normal, name)
         times = sweep.numbers("termination.contact_times")
         windows = np.asarray(jnp.asarray(times) * (jnp.pi * jnp.sqrt(jnp.asarray(normal_mass) / stiffness)))
+        bad = window & ~(np.isfinite(windows) & (windows > 0.0))
+        if np.any(bad):
+            case = int(np.argmax(bad))
+            raise cfg.ConfigError(f"sweep.{ALPHA}", float(sweep.alpha[case]), window_expectation(float(windows[case])))
         t_max = np.where(window, windows, t_max)
     return t_max
 
@@ -84,6 +90,12 @@ def _penetrations(sweep: CompliantSweep) -> np.ndarray:
     ids, first = sweep.plan.distinct([ALPHA, key])
     rules, alpha = sweep.per_case(key), sweep.alpha
     depths = [initial_penetration({"initial_penetration": rules[case]}, float(alpha[case])) for case in first]
+    for case, depth in zip(first, depths):
+        problem = rule_problem(depth, Case.ARGUMENT_RULES["penetration"])
+        if problem is not None:
+            raise cfg.ConfigError(
+                key, rules[case], f"a depth that is {problem[1]} (at α = {float(alpha[case]):g} it is {depth:g})"
+            )
     return np.asarray(depths, dtype=float)[ids]
 
 

@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from regcontact.compliant.simulate import IMPLICIT_SOLVERS
+from regcontact._argument_checks import FINITE, POSITIVE, RULES
+from regcontact.compliant.simulate import IMPLICIT_SOLVERS, Case, Controls
 from regcontact.compliant.switches import RESTART_SURFACES
 from regcontact.compliant.termination import EVENTS
 from regcontact.contact.friction_laws import FRICTION_LAWS, AbstractFrictionLaw
 from regcontact.contact.normal_laws import NORMAL_LAWS, AbstractJumpingNormalLaw, AbstractNormalLaw
 from regcontact.studies import config as cfg
+from regcontact.studies.compliant_cases import sweep_cases
 from regcontact.studies.compliant_sweep import CompliantSweep
 from regcontact.studies.sweep_plan import ALPHA, column_name, sweep_fields
 from regcontact.studies.system_config import SYSTEM_KINDS, kind_fields, system_kind
@@ -24,22 +26,21 @@ __all__ = ["KIND", "check", "schema"]
 #: The ``[study] kind`` of a compliant study.
 KIND = "compliant_sweep"
 
-_PARAMETER_PARSERS = {"positive": cfg.positive, "nonnegative": cfg.nonnegative}
-
-
 #: A law class, as the config names it.
 Law = type[AbstractNormalLaw] | type[AbstractFrictionLaw]
 
 
 def _law_fields(law: Law, default: Callable[[str], float]) -> dict[str, cfg.Field]:
+    """A law's parameters, each parsed with the rule the law's constructor applies (``PARAMETERS``)."""
     return {
-        name: cfg.Field(_PARAMETER_PARSERS[kind], default(name), f"{name}: a number ({kind})")
+        name: cfg.Field(cfg.ruled(RULES[kind]), default(name), f"{name}: a number ({kind})")
         for name, kind in law.PARAMETERS.items()
     }
 
 
 def _exponent_fields(law: Law) -> dict[str, cfg.Field]:
-    return {name: cfg.Field(cfg.finite, law.EXPONENTS[name], f"α-exponent of {name}") for name in law.PARAMETERS}
+    """A law's α-exponents: any finite number, as :func:`~regcontact.contact.contact_model.law_exponents` takes."""
+    return {name: cfg.Field(cfg.ruled(FINITE), law.EXPONENTS[name], f"α-exponent of {name}") for name in law.PARAMETERS}
 
 
 def schema(raw: dict[str, Any]) -> dict[str, Any]:
@@ -47,12 +48,15 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
     contact = raw.get("contact", {}) if isinstance(raw.get("contact", {}), dict) else {}
     normal_name = contact.get("normal_law", "spring_damper")
     friction_name = contact.get("friction_law", "viscous_coulomb")
-    normal = NORMAL_LAWS.get(normal_name, next(iter(NORMAL_LAWS.values())))
-    friction = FRICTION_LAWS.get(friction_name, next(iter(FRICTION_LAWS.values())))
+    # Raw values, not yet validated (a list is not a name): an unknown one is refused by the schema's choice.
+    normal = NORMAL_LAWS.get(normal_name if isinstance(normal_name, str) else "", next(iter(NORMAL_LAWS.values())))
+    friction = FRICTION_LAWS.get(
+        friction_name if isinstance(friction_name, str) else "", next(iter(FRICTION_LAWS.values()))
+    )
     kind = system_kind(raw)
     single = {
         "study": cfg.study_fields(KIND),
-        "system": kind_fields(kind),
+        "system": kind_fields(kind, across_keys=False),  # every system of the sweep is checked (check below)
         "contact": {
             "normal_law": cfg.Field(cfg.choice(*NORMAL_LAWS), "spring_damper", "a normal law name"),
             "friction_law": cfg.Field(cfg.choice(*FRICTION_LAWS), "viscous_coulomb", "a friction law name"),
@@ -63,9 +67,9 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
         },
         "solver": {
             "name": cfg.Field(cfg.choice(*IMPLICIT_SOLVERS), "RadauIIA5", "an implicit diffrax solver"),
-            "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-10, "relative tolerance"),
-            "atol": cfg.Field(cfg.positive, 1e-12, "absolute tolerance"),
-            "max_steps": cfg.Field(cfg.positive_int, 100_000, "step budget per run"),
+            "rtol": cfg.Field(cfg.ruled(Controls.ARGUMENT_RULES["rtol"]), 1e-10, "relative tolerance"),
+            "atol": cfg.Field(cfg.ruled(Controls.ARGUMENT_RULES["atol"]), 1e-12, "absolute tolerance"),
+            "max_steps": cfg.Field(cfg.step_budget, 100_000, "step budget per run"),
             "restart_at": cfg.Field(
                 cfg.list_of(cfg.choice(*RESTART_SURFACES), 0, "surface names"),
                 [],
@@ -75,9 +79,11 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
         "termination": {
             "events": cfg.Field(cfg.list_of(cfg.choice(*EVENTS), 0, "event names"), ["contact_open"], "events"),
             "time_limit": cfg.Field(
-                cfg.float_or_choice(cfg.positive, "contact_time"), "contact_time", "a time > 0 or 'contact_time'"
+                cfg.float_or_choice(cfg.ruled(Controls.ARGUMENT_RULES["t_max"]), "contact_time"),
+                "contact_time",
+                "a time > 0 or 'contact_time'",
             ),
-            "contact_times": cfg.Field(cfg.positive, 1.0, "window length in contact times"),
+            "contact_times": cfg.Field(cfg.ruled(POSITIVE), 1.0, "window length in contact times"),
         },
         "references": {
             "impulse_velocity": cfg.Field(cfg.boolean, True, "compare with the impulse-velocity LCP"),
@@ -96,7 +102,9 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
         },
     }
     alpha = cfg.Field(
-        cfg.values_of(cfg.positive, "positive numbers"), cfg.REQUIRED, "a non-empty list of α > 0, or a range"
+        cfg.values_of(cfg.ruled(Case.ARGUMENT_RULES["alpha"]), "positive numbers"),
+        cfg.REQUIRED,
+        "a non-empty list of α > 0, or a range",
     )
     chunk_size = cfg.Field(
         cfg.positive_int, None, "cases per vmapped call (default: automatic, from the devices and their memory)"
@@ -121,7 +129,8 @@ def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
     ``[sweep]`` keeps only the keys that are swept, and its ``zip`` groups must name swept keys of equal
     lengths. Every distinct system of the sweep passes its kind's check. A contact-time window needs a normal
     law with a linear stiffness (``LINEAR_STIFFNESS``); otherwise the time limit must be given in time units.
-    Restarting at ``contact`` needs a law with a touch-down jump.
+    Restarting at ``contact`` needs a law with a touch-down jump. Every case is built, so a contact-time window
+    or an initial depth that no α of the sweep can give (``k(α)`` overflowing) is refused here too.
 
     The paper's values belong to the system written in the file. If ``--set`` changed a ``system.*`` key or the
     sweep runs over system parameters, they describe another system and are dropped, with a note.
@@ -148,6 +157,7 @@ def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
             restart_at,
             f"no 'contact': the normal law {normal_law!r} has no touch-down jump (no contact_force branch)",
         )
+    sweep_cases(sweep)  # each case's window and depth depend on α and the laws together: refused before a run
     paper = sweep.paper
     for key, values in (("int_lambda_n", paper.int_lambda_n), ("int_lambda_t", paper.int_lambda_t)):
         if values and len(values) != len(paper.alpha):

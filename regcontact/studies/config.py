@@ -1,9 +1,13 @@
 """Study configuration: TOML files, ``--set`` overrides, and validation against a declared schema.
 
 A schema is a nested dict whose leaves are :class:`Field`s. Validation walks the raw TOML tables, rejects
-unknown keys, parses every value with its field's parser and fills in defaults. Every problem is a
-:class:`ConfigError` naming the dotted key, the offending value and what was expected, so the CLI can print one
-line and stop before anything runs or is written.
+unknown keys, parses every value with its field's parser and fills in defaults; a :class:`TableRule` in a table
+checks its keys together. Every problem is a :class:`ConfigError` naming the dotted key, the offending value and
+what was expected, so the CLI can print one line and stop before anything runs or is written.
+
+The numeric parsers apply the rules of :mod:`regcontact._argument_checks`, the ones the Python API's constructors
+apply (:func:`ruled`: a key of a system is parsed with the rule its class declares for the argument), so the CLI
+and the API refuse the same values in the same words.
 """
 
 from __future__ import annotations
@@ -17,11 +21,15 @@ from typing import Any
 
 import numpy as np
 
+from regcontact import _argument_checks as rules
+from regcontact._argument_checks import ArgumentError, Rule, count_problem, rule_problem
+
 __all__ = [
     "REQUIRED",
     "ConfigError",
     "Field",
     "NamedTables",
+    "TableRule",
     "apply_override",
     "boolean",
     "choice",
@@ -38,6 +46,8 @@ __all__ = [
     "positive",
     "positive_int",
     "read_toml",
+    "ruled",
+    "step_budget",
     "study_fields",
     "text",
     "validate",
@@ -75,6 +85,15 @@ class Field:
 
 
 @dataclasses.dataclass(frozen=True)
+class TableRule:
+    """A rule across the keys of the table whose schema holds it (an entry of the schema, not a key of the config):
+    ``check`` receives the parsed table and raises :class:`~regcontact._argument_checks.ArgumentError` naming the
+    key at fault (an object's own rule, e.g. a system's), which becomes a :class:`ConfigError` of that key."""
+
+    check: Callable[[dict[str, Any]], None]
+
+
+@dataclasses.dataclass(frozen=True)
 class NamedTables:
     """A table of sub-tables with names the user chooses, each validated against ``schema``."""
 
@@ -90,45 +109,46 @@ class _Invalid(Exception):
 # -- parsers: each returns the parsed value or raises _Invalid(expected) ------------------------------------
 
 
-def _number(value: Any, expected: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise _Invalid(expected)
-    return float(value)
-
-
-def finite(value: Any) -> float:
-    return _number(value, "a finite number")
-
-
-def positive(value: Any) -> float:
-    number = _number(value, "a positive number")
-    if number <= 0:
-        raise _Invalid("a positive number")
-    return number
-
-
-def nonnegative(value: Any) -> float:
-    number = _number(value, "a number ≥ 0")
-    if number < 0:
-        raise _Invalid("a number ≥ 0")
-    return number
-
-
-def in_open_interval(low: float, high: float, label: str | None = None) -> Parser:
-    expected = f"a number in ({label or f'{low:g}, {high:g}'})"
+def ruled(rule: Rule) -> Parser:
+    """One number (an integer or a float, not a bool) that follows ``rule``, in the rule's words: the parser of
+    every key whose value the Python API checks with the same rule."""
 
     def parse(value: Any) -> float:
-        number = _number(value, expected)
-        if not low < number < high:
-            raise _Invalid(expected)
-        return number
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise _Invalid(rule.expected)
+        problem = rule_problem(value, rule)
+        if problem is not None:
+            raise _Invalid(problem[1])
+        return float(value)
 
     return parse
 
 
+def _number(value: Any, expected: str) -> float:
+    return ruled(rules.Rule(expected, rules.FINITE.test))(value)
+
+
+finite = ruled(rules.FINITE)
+positive = ruled(rules.POSITIVE)
+nonnegative = ruled(rules.NONNEGATIVE)
+
+
+def in_open_interval(low: float, high: float, label: str | None = None) -> Parser:
+    return ruled(rules.in_open_interval(low, high, label))
+
+
 def positive_int(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise _Invalid("a positive integer")
+    expected = count_problem(value)
+    if expected is not None:
+        raise _Invalid(expected)
+    return value
+
+
+def step_budget(value: Any) -> int:
+    """A solve's step budget: the rule of :class:`~regcontact.compliant.simulate.SolveSettings`' ``max_steps``."""
+    expected = count_problem(value, rules.MAX_STEPS)
+    if expected is not None:
+        raise _Invalid(expected)
     return value
 
 
@@ -159,8 +179,8 @@ def float_or_choice(number: Parser, *names: str) -> Parser:
     """A number accepted by ``number``, or one of the given words."""
 
     def parse(value: Any) -> float | str:
-        if isinstance(value, str):
-            return choice(*names)(value)
+        if isinstance(value, str) and value in names:
+            return value
         try:
             return number(value)
         except _Invalid as error:
@@ -269,9 +289,11 @@ def increasing(parse: Parser) -> Parser:
     return parse_increasing
 
 
-def matrix(rows: int, columns: int) -> Parser:
-    """A ``rows × columns`` matrix of finite numbers written as a list of rows, ``[[m11, m12], [m21, m22]]``."""
-    expected = f"a {rows}×{columns} matrix (a list of {rows} rows of {columns} finite numbers)"
+def matrix(rows: int, columns: int, entry: Rule = rules.FINITE) -> Parser:
+    """A ``rows × columns`` matrix written as a list of rows, ``[[m11, m12], [m21, m22]]``, each entry following
+    ``entry`` (the rule the constructor applies to the matrix, elementwise)."""
+    expected = f"a {rows}×{columns} matrix (a list of {rows} rows of {columns} numbers), each entry {entry.expected}"
+    number = ruled(entry)
 
     def parse(value: Any) -> list[list[float]]:
         if not isinstance(value, list) or len(value) != rows:
@@ -279,7 +301,7 @@ def matrix(rows: int, columns: int) -> Parser:
         if not all(isinstance(row, list) and len(row) == columns for row in value):
             raise _Invalid(expected)
         try:
-            return [[finite(entry) for entry in row] for row in value]
+            return [[number(item) for item in row] for row in value]
         except _Invalid:
             raise _Invalid(expected) from None
 
@@ -307,13 +329,15 @@ def validate(raw: Mapping[str, Any], schema: Mapping[str, Any], prefix: str = ""
     """Check ``raw`` against ``schema`` and return it parsed, with defaults filled in."""
     if not isinstance(raw, Mapping):
         raise ConfigError(prefix.rstrip(".") or "(top level)", raw, "a table")
-    unknown = [key for key in raw if key not in schema]
+    table_rules = [spec for spec in schema.values() if isinstance(spec, TableRule)]
+    keys = {key: spec for key, spec in schema.items() if not isinstance(spec, TableRule)}
+    unknown = [key for key in raw if key not in keys]
     if unknown:
         key = unknown[0]
-        known = ", ".join(sorted(schema)) or "(none)"
+        known = ", ".join(sorted(keys)) or "(none)"
         raise ConfigError(prefix + key, raw[key], f"a known key (this table has: {known})")
     parsed: dict[str, Any] = {}
-    for key, spec in schema.items():
+    for key, spec in keys.items():
         dotted = prefix + key
         if isinstance(spec, Mapping):
             parsed[key] = validate(raw.get(key, {}), spec, dotted + ".")
@@ -333,6 +357,11 @@ def validate(raw: Mapping[str, Any], schema: Mapping[str, Any], prefix: str = ""
             parsed[key] = spec.parse(raw[key])
         except _Invalid as error:
             raise ConfigError(dotted, raw[key], str(error)) from None
+    for table_rule in table_rules:
+        try:
+            table_rule.check(parsed)
+        except ArgumentError as error:
+            raise ConfigError(prefix + error.name, error.value, error.expected) from None
     return parsed
 
 

@@ -101,7 +101,7 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
             "samples": cfg.Field(cfg.positive_int, 400, "sample times around the jam (for the impulse time)"),
             "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-8, "relative tolerance"),
             "atol": cfg.Field(cfg.positive, 1e-10, "absolute tolerance"),
-            "max_steps": cfg.Field(cfg.positive_int, 200_000, "step budget per run"),
+            "max_steps": cfg.Field(cfg.step_budget, 200_000, "step budget per run"),
         },
     }
 

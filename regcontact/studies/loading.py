@@ -156,7 +156,7 @@ def load_config(
         apply_override(raw, assignment)
     study_table = raw.get("study", {})
     kind_name = study_table.get("kind", next(iter(STUDY_KINDS))) if isinstance(study_table, dict) else None
-    if kind_name not in STUDY_KINDS:
+    if not isinstance(kind_name, str) or kind_name not in STUDY_KINDS:
         raise ConfigError("study.kind", kind_name, "one of " + ", ".join(repr(k) for k in STUDY_KINDS))
     kind = study_kind(kind_name)
     config = validate(raw, kind.schema(raw))

@@ -24,6 +24,7 @@ from regcontact.rigid import (
     time_stepping,
     time_stepping_convergence,
 )
+from regcontact.rigid.lcp.friction import CHECKED_MU
 from regcontact.studies import config as cfg
 from regcontact.studies.study_result import StudyResult
 from regcontact.studies.system_config import START_FIELDS, SYSTEM_FIELDS, kind_fields, rod_from_config
@@ -83,7 +84,17 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
-    """Paper values describe the file's systems: dropped, with a note, when ``--set`` changes one."""
+    """Friction coefficients within the range every rigid formulation is checked over (``ConfigError`` beyond).
+    Paper values describe the file's systems: dropped, with a note, when ``--set`` changes one."""
+    mus = [("system.mu", config["system"]["mu"])]
+    mus += [(f"setups.{name}.system.mu", setup["system"]["mu"]) for name, setup in config["setups"].items()]
+    for key, mu in mus:
+        if mu is not None and not mu <= CHECKED_MU:
+            raise cfg.ConfigError(
+                key,
+                mu,
+                f"a friction coefficient at most {CHECKED_MU:g}, the range the rigid formulations are checked over",
+            )
     changed = [key for key in overridden if key.startswith(("system.", "setups."))]
     if not changed:
         return []

@@ -12,8 +12,9 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from regcontact._argument_checks import ArgumentError
 from regcontact.studies import config as cfg
-from regcontact.systems.spatial_rod import SpatialRod
+from regcontact.systems.spatial_rod import SpatialRod, check_slip
 from regcontact.systems.spatial_system import AbstractSpatialSystem
 
 __all__ = [
@@ -24,37 +25,39 @@ __all__ = [
     "spatial_system_from_config",
 ]
 
+
+def _rule(key: str) -> cfg.Parser:
+    """The parser of a key: :class:`~regcontact.systems.SpatialRod`'s rule for the argument of its name."""
+    return cfg.ruled(SpatialRod.ARGUMENT_RULES[key])
+
+
 #: The 3D slender rod's keys (``docs/spatial_contact.md``), with :class:`~regcontact.systems.SpatialRod`'s defaults.
 SPATIAL_ROD_FIELDS: dict[str, cfg.Field] = {
-    "mass": cfg.Field(cfg.positive, 1.0, "rod mass m > 0"),
-    "half_length": cfg.Field(cfg.positive, 1.0, "half-length l > 0: centre of mass to the contact end (the paper's l)"),
+    "mass": cfg.Field(_rule("mass"), 1.0, "rod mass m > 0"),
+    "half_length": cfg.Field(
+        _rule("half_length"), 1.0, "half-length l > 0: centre of mass to the contact end (the paper's l)"
+    ),
     "gyration": cfg.Field(
-        cfg.float_or_choice(cfg.positive, "uniform"),
+        cfg.float_or_choice(_rule("gyration"), "uniform"),
         "uniform",
         "radius of gyration ρ > 0 about a transverse axis, or 'uniform' (ρ = l/√3)",
     ),
-    "gravity": cfg.Field(cfg.finite, 1.0, "gravitational acceleration g"),
-    "mu": cfg.Field(cfg.nonnegative, 1.0, "friction coefficient μ ≥ 0"),
-    "theta0": cfg.Field(
-        cfg.in_open_interval(0.0, math.pi / 2, "0, π/2"), math.pi / 3, "initial angle θ₀ of the rod to the plane (rad)"
-    ),
-    "psi0": cfg.Field(cfg.finite, 0.0, "initial azimuth ψ₀ of the rod, centre to contact end (rad)"),
+    "gravity": cfg.Field(_rule("gravity"), 1.0, "gravitational acceleration g"),
+    "mu": cfg.Field(_rule("mu"), 1.0, "friction coefficient μ ≥ 0"),
+    "theta0": cfg.Field(_rule("theta0"), math.pi / 3, "initial angle θ₀ of the rod to the plane (rad)"),
+    "psi0": cfg.Field(_rule("psi0"), 0.0, "initial azimuth ψ₀ of the rod, centre to contact end (rad)"),
     "slip0": cfg.Field(
-        cfg.list_of(cfg.finite, 2, "numbers", 2), [1.0, 0.0], "initial slip (u₁, u₂) of the contact end, not zero"
+        cfg.list_of(_rule("slip0"), 2, "numbers", 2), [1.0, 0.0], "initial slip (u₁, u₂) of the contact end, not zero"
     ),
-    "theta_rate0": cfg.Field(cfg.finite, 0.0, "initial rate θ̇₀"),
-    "psi_rate0": cfg.Field(cfg.finite, 0.0, "initial rate ψ̇₀"),
+    "theta_rate0": cfg.Field(_rule("theta_rate0"), 0.0, "initial rate θ̇₀"),
+    "psi_rate0": cfg.Field(_rule("psi_rate0"), 0.0, "initial rate ψ̇₀"),
 }
 
 
-def _check_spatial_rod(system: dict[str, Any]) -> None:
-    """The contact end must slip at the start: a zero slip has no direction ``ϕ``, so no ``p(ϕ)`` and no slip."""
-    if math.hypot(*system["slip0"]) == 0.0:
-        raise cfg.ConfigError(
-            "system.slip0",
-            system["slip0"],
-            "a non-zero slip (u₁, u₂): the contact end slips at the start (a zero tangent has no slip direction)",
-        )
+def _spatial_rod_rules(system: dict[str, Any]) -> None:
+    """:class:`~regcontact.systems.SpatialRod`'s own rule across keys: a slip that is not zero
+    (:func:`~regcontact.systems.spatial_rod.check_slip`)."""
+    check_slip(system["slip0"])
 
 
 def _spatial_rod_from_config(system: dict[str, Any]) -> SpatialRod:
@@ -64,34 +67,53 @@ def _spatial_rod_from_config(system: dict[str, Any]) -> SpatialRod:
     return SpatialRod(**values)
 
 
+def _no_rules(system: dict[str, Any]) -> None:
+    """A kind whose keys have no rule across them."""
+
+
 @dataclasses.dataclass(frozen=True)
 class SpatialSystemKind:
-    """A spatial system kind of the config: its keys (besides ``kind``), how to build it, a check across keys."""
+    """A spatial system kind of the config: its keys (besides ``kind``), how to build it, and the system's own
+    rules across keys (they raise :class:`~regcontact._argument_checks.ArgumentError` naming the key)."""
 
     fields: Mapping[str, cfg.Field]
     build: Callable[[dict[str, Any]], AbstractSpatialSystem]
     doc: str
-    check: Callable[[dict[str, Any]], None] = lambda system: None
+    rules: Callable[[dict[str, Any]], None] = _no_rules
+
+    def check(self, system: dict[str, Any]) -> None:
+        """The rules across keys, as a :class:`~regcontact.studies.config.ConfigError` of the key at fault."""
+        try:
+            self.rules(system)
+        except ArgumentError as error:
+            raise cfg.ConfigError(f"system.{error.name}", error.value, error.expected) from None
 
 
 #: Spatial system kinds by their config name.
 SPATIAL_SYSTEM_KINDS: dict[str, SpatialSystemKind] = {
     "spatial_rod": SpatialSystemKind(
-        SPATIAL_ROD_FIELDS, _spatial_rod_from_config, "the slender 3D rod, one end on the plane", _check_spatial_rod
+        SPATIAL_ROD_FIELDS, _spatial_rod_from_config, "the slender 3D rod, one end on the plane", _spatial_rod_rules
     ),
 }
 
 
-def spatial_kind_fields(kind: str) -> dict[str, cfg.Field]:
-    """The ``[system]`` schema of a spatial kind: ``kind`` and the kind's own keys."""
+def spatial_kind_fields(kind: str) -> dict[str, Any]:
+    """The ``[system]`` schema of a spatial kind: ``kind``, the kind's own keys and its rules across them."""
     return {
         "kind": cfg.Field(cfg.choice(kind), kind, f"the system kind, {kind!r}"),
         **SPATIAL_SYSTEM_KINDS[kind].fields,
+        "(rules across keys)": cfg.TableRule(SPATIAL_SYSTEM_KINDS[kind].rules),
     }
 
 
 def spatial_system_from_config(system: dict[str, Any]) -> AbstractSpatialSystem:
-    """The spatial system a validated ``[system]`` table describes, after its kind's check."""
+    """The spatial system a validated ``[system]`` table describes, after its kind's check; the constructor's
+    refusal as a :class:`~regcontact.studies.config.ConfigError` (of the key it names, or of the kind)."""
     kind = SPATIAL_SYSTEM_KINDS[system["kind"]]
     kind.check(system)
-    return kind.build(system)
+    try:
+        return kind.build(system)
+    except ArgumentError as error:
+        raise cfg.ConfigError(f"system.{error.name}", error.value, error.expected) from None
+    except ValueError as error:
+        raise cfg.ConfigError("system.kind", system["kind"], f"a system that can be integrated ({error})") from None

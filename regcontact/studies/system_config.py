@@ -20,12 +20,20 @@ import jax
 import jax.tree_util as jtu
 import numpy as np
 
+from regcontact._argument_checks import ArgumentError, check_argument
 from regcontact.studies import config as cfg
 from regcontact.studies.spatial_system_config import SPATIAL_SYSTEM_KINDS
-from regcontact.systems.reduced_contact import ReducedSingleContact
-from regcontact.systems.reduced_two_contact import ReducedTwoContact
+from regcontact.systems._planar_rod import AbstractPlanarRod, check_slender_inertia
+from regcontact.systems.reduced_contact import ReducedSingleContact, check_inverse_mass
+from regcontact.systems.reduced_two_contact import (
+    PAINLEVE_MU,
+    ReducedTwoContact,
+    check_delassus_blocks,
+    coupling_from_painleve,
+    default_tangential,
+)
 from regcontact.systems.rod import PainleveRod
-from regcontact.systems.system import AbstractSystem, check_system, first_bad_system
+from regcontact.systems.system import AbstractSystem, check_system, checked_together, first_bad_system
 from regcontact.systems.two_point_rod import TwoPointRod
 
 __all__ = [
@@ -43,14 +51,25 @@ __all__ = [
     "systems_from_config",
 ]
 
+
+def rule_of(system: type[AbstractSystem], key: str) -> cfg.Parser:
+    """The parser of a key that is an argument of ``system``'s constructor: the rule the class declares for it
+    (``ARGUMENT_RULES``), so that the config and the constructor refuse the same values in the same words."""
+    return cfg.ruled(system.ARGUMENT_RULES[key])
+
+
+_ROD = AbstractPlanarRod.ROD_RULES
+
 #: The keys every rod has: its body and the gravity on it.
 _ROD_BODY_FIELDS: dict[str, cfg.Field] = {
-    "mass": cfg.Field(cfg.positive, 1.0, "rod mass m > 0"),
-    "length": cfg.Field(cfg.positive, 2.0, "rod length l > 0"),
+    "mass": cfg.Field(cfg.ruled(_ROD["mass"]), 1.0, "rod mass m > 0"),
+    "length": cfg.Field(cfg.ruled(_ROD["length"]), 2.0, "rod length l > 0"),
     "inertia": cfg.Field(
-        cfg.float_or_choice(cfg.positive, "slender"), "slender", "moment of inertia I > 0, or 'slender' (m l²/12)"
+        cfg.float_or_choice(cfg.ruled(_ROD["inertia"]), "slender"),
+        "slender",
+        "moment of inertia I > 0, or 'slender' (m l²/12)",
     ),
-    "gravity": cfg.Field(cfg.finite, 1.0, "gravitational acceleration g (f_y = −m g)"),
+    "gravity": cfg.Field(cfg.ruled(_ROD["gravity"]), 1.0, "gravitational acceleration g (f_y = −m g)"),
 }
 
 
@@ -70,11 +89,13 @@ SYSTEM_FIELDS: dict[str, cfg.Field] = {
         0.0,
         "applied torque τ, or {below_threshold = d}: τ = 2 f_y I / (m l cos φ₀) − d (Preclik Eq. 12)",
     ),
-    "force_x": cfg.Field(cfg.finite, 0.0, "applied horizontal force f_x"),
-    "mu": cfg.Field(cfg.nonnegative, 1.5, "friction coefficient μ ≥ 0"),
-    "phi0": cfg.Field(cfg.in_open_interval(0.0, float(np.pi), "0, π"), float(np.pi / 3), "initial angle φ₀ (rad)"),
-    "vx0": cfg.Field(cfg.finite, -1.0, "initial horizontal velocity v_x0"),
-    "omega0": cfg.Field(cfg.finite, 0.0, "initial angular velocity ω₀ (v_y0 is set so that ġ_n = 0)"),
+    "force_x": cfg.Field(rule_of(PainleveRod, "force_x"), 0.0, "applied horizontal force f_x"),
+    "mu": cfg.Field(rule_of(PainleveRod, "mu"), 1.5, "friction coefficient μ ≥ 0"),
+    "phi0": cfg.Field(rule_of(PainleveRod, "phi0"), float(np.pi / 3), "initial angle φ₀ (rad)"),
+    "vx0": cfg.Field(rule_of(PainleveRod, "vx0"), -1.0, "initial horizontal velocity v_x0"),
+    "omega0": cfg.Field(
+        rule_of(PainleveRod, "omega0"), 0.0, "initial angular velocity ω₀ (v_y0 is set so that ġ_n = 0)"
+    ),
 }
 
 
@@ -94,16 +115,16 @@ def rod_from_config(system: dict[str, Any]) -> PainleveRod:
 #: The two-point rod's keys (``docs/systems.md``).
 TWO_POINT_ROD_FIELDS: dict[str, cfg.Field] = {
     **_ROD_BODY_FIELDS,
-    "torque": cfg.Field(cfg.finite, 0.0, "applied torque τ"),
-    "force_x": cfg.Field(cfg.finite, 0.0, "applied horizontal force f_x"),
-    "mu": cfg.Field(cfg.nonnegative, 0.5, "friction coefficient μ ≥ 0 (both ends)"),
-    "phi0": cfg.Field(
-        cfg.in_open_interval(-float(np.pi) / 2, float(np.pi) / 2, "−π/2, π/2"), 0.0, "initial angle φ₀ (rad); 0 = flat"
+    "torque": cfg.Field(rule_of(TwoPointRod, "torque"), 0.0, "applied torque τ"),
+    "force_x": cfg.Field(rule_of(TwoPointRod, "force_x"), 0.0, "applied horizontal force f_x"),
+    "mu": cfg.Field(rule_of(TwoPointRod, "mu"), 0.5, "friction coefficient μ ≥ 0 (both ends)"),
+    "phi0": cfg.Field(rule_of(TwoPointRod, "phi0"), 0.0, "initial angle φ₀ (rad); 0 = flat"),
+    "height": cfg.Field(
+        rule_of(TwoPointRod, "height"), 0.0, "initial height of the lower end above the ground (0 = touching)"
     ),
-    "height": cfg.Field(cfg.nonnegative, 0.0, "initial height of the lower end above the ground (0 = touching)"),
-    "vx0": cfg.Field(cfg.finite, 0.0, "initial horizontal velocity v_x0"),
-    "vy0": cfg.Field(cfg.finite, 0.0, "initial vertical velocity v_y0"),
-    "omega0": cfg.Field(cfg.finite, 0.0, "initial angular velocity ω₀"),
+    "vx0": cfg.Field(rule_of(TwoPointRod, "vx0"), 0.0, "initial horizontal velocity v_x0"),
+    "vy0": cfg.Field(rule_of(TwoPointRod, "vy0"), 0.0, "initial vertical velocity v_y0"),
+    "omega0": cfg.Field(rule_of(TwoPointRod, "omega0"), 0.0, "initial angular velocity ω₀"),
 }
 
 
@@ -111,42 +132,48 @@ def _two_point_rod_from_config(system: dict[str, Any]) -> TwoPointRod:
     return TwoPointRod(**_rod_values(system))
 
 
+def _rod_rules(system: dict[str, Any]) -> None:
+    values = _rod_values(system)
+    check_slender_inertia(values["mass"], values["length"], values["inertia"])
+
+
+_RSC = ReducedSingleContact
+
 #: Champneys' contact-space form of one contact (``docs/systems.md``).
 REDUCED_SINGLE_CONTACT_FIELDS: dict[str, cfg.Field] = {
-    "a": cfg.Field(cfg.finite, 0.0, "free tangential acceleration a"),
-    "b": cfg.Field(cfg.finite, -1.0, "free normal acceleration b (< 0 presses the contact)"),
-    "A": cfg.Field(cfg.positive, 1.0, "A > 0 of the contact-space inverse mass [[A, B], [B, C]]"),
-    "B": cfg.Field(cfg.finite, 0.0, "B of the contact-space inverse mass [[A, B], [B, C]]"),
-    "C": cfg.Field(cfg.positive, 1.0, "C > 0 of the contact-space inverse mass [[A, B], [B, C]]"),
-    "mu": cfg.Field(cfg.nonnegative, 0.5, "friction coefficient μ ≥ 0"),
-    "slip0": cfg.Field(cfg.finite, 0.0, "initial slip velocity u₀ (> 0: mode S+)"),
-    "normal_velocity0": cfg.Field(cfg.finite, 0.0, "initial normal velocity v₀ (< 0: approaching)"),
+    "a": cfg.Field(rule_of(_RSC, "a"), 0.0, "free tangential acceleration a"),
+    "b": cfg.Field(rule_of(_RSC, "b"), -1.0, "free normal acceleration b (< 0 presses the contact)"),
+    "A": cfg.Field(rule_of(_RSC, "A"), 1.0, "A > 0 of the contact-space inverse mass [[A, B], [B, C]]"),
+    "B": cfg.Field(rule_of(_RSC, "B"), 0.0, "B of the contact-space inverse mass [[A, B], [B, C]]"),
+    "C": cfg.Field(rule_of(_RSC, "C"), 1.0, "C > 0 of the contact-space inverse mass [[A, B], [B, C]]"),
+    "mu": cfg.Field(rule_of(_RSC, "mu"), 0.5, "friction coefficient μ ≥ 0"),
+    "slip0": cfg.Field(rule_of(_RSC, "slip0"), 0.0, "initial slip velocity u₀ (> 0: mode S+)"),
+    "normal_velocity0": cfg.Field(
+        rule_of(_RSC, "normal_velocity0"), 0.0, "initial normal velocity v₀ (< 0: approaching)"
+    ),
 }
 
 
-def _check_reduced_single_contact(system: dict[str, Any]) -> None:
-    """``[[A, B], [B, C]]`` must be positive definite, or there is no mass matrix."""
-    if system["A"] * system["C"] - system["B"] ** 2 <= 0.0:
-        raise cfg.ConfigError(
-            "system.B",
-            system["B"],
-            f"B² < A C = {system['A'] * system['C']:g}: the contact-space inverse mass [[A, B], [B, C]] must be "
-            "positive definite (else the mass matrix is singular or indefinite)",
-        )
+def _reduced_single_contact_rules(system: dict[str, Any]) -> None:
+    """:class:`ReducedSingleContact`'s own rule across its keys: a positive definite ``[[A, B], [B, C]]``."""
+    check_inverse_mass(system["A"], system["B"], system["C"])
 
 
-def _pair(what: cfg.Parser) -> cfg.Parser:
-    """Two numbers, one per contact, each accepted by ``what``."""
-    return cfg.list_of(what, 2, "numbers", 2)
+_RTC = ReducedTwoContact
 
 
-_MATRIX = cfg.matrix(2, 2)
+def _pair(key: str) -> cfg.Parser:
+    """Two numbers, one per contact, each following ``key``'s rule."""
+    return cfg.list_of(rule_of(_RTC, key), 2, "numbers", 2)
+
+
+_MATRIX = cfg.matrix(2, 2, ReducedTwoContact.ARGUMENT_RULES["C"])
 _IDENTITY = [[1.0, 0.0], [0.0, 1.0]]
 
 #: Champneys' contact-space form of two contacts, Sec. 6 (``docs/systems.md``).
 REDUCED_TWO_CONTACT_FIELDS: dict[str, cfg.Field] = {
-    "a": cfg.Field(_pair(cfg.finite), [0.0, 0.0], "free tangential accelerations [a1, a2]"),
-    "b": cfg.Field(_pair(cfg.finite), [-1.0, -1.0], "free normal accelerations [b1, b2] (< 0 presses)"),
+    "a": cfg.Field(_pair("a"), [0.0, 0.0], "free tangential accelerations [a1, a2]"),
+    "b": cfg.Field(_pair("b"), [-1.0, -1.0], "free normal accelerations [b1, b2] (< 0 presses)"),
     "A": cfg.Field(
         cfg.or_word(_MATRIX, "auto"),
         None,
@@ -166,99 +193,94 @@ REDUCED_TWO_CONTACT_FIELDS: dict[str, cfg.Field] = {
     "tangential_complement": cfg.Field(
         _MATRIX, _IDENTITY, "A − Bᵀ C⁻¹ B when A = 'auto' (symmetric positive definite)"
     ),
-    "mu": cfg.Field(_pair(cfg.nonnegative), [0.5, 0.5], "friction coefficients [μ1, μ2], each ≥ 0"),
-    "slip0": cfg.Field(_pair(cfg.finite), [1.0, 1.0], "initial slip velocities [u1, u2] (> 0: mode S+)"),
+    "mu": cfg.Field(_pair("mu"), [0.5, 0.5], "friction coefficients [μ1, μ2], each ≥ 0"),
+    "slip0": cfg.Field(_pair("slip0"), [1.0, 1.0], "initial slip velocities [u1, u2] (> 0: mode S+)"),
     "normal_velocity0": cfg.Field(
-        _pair(cfg.finite), [0.0, 0.0], "initial normal velocities [v1, v2] (< 0: approaching)"
+        _pair("normal_velocity0"), [0.0, 0.0], "initial normal velocities [v1, v2] (< 0: approaching)"
     ),
 }
 
 
-def _positive_definite(matrix: np.ndarray) -> bool:
-    """Symmetric (exactly) and positive definite (Cholesky succeeds)."""
-    if not np.array_equal(matrix, matrix.T):
-        return False
-    try:
-        np.linalg.cholesky(matrix)
-    except np.linalg.LinAlgError:
-        return False
-    return True
-
-
-def _two_contact_blocks(system: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(A, B, C)`` of a validated ``reduced_two_contact`` table, ``B`` from ``p_plus`` and ``A`` from 'auto'."""
-    C = np.asarray(system["C"], dtype=float)
+def _coupling(system: dict[str, Any]) -> np.ndarray:
+    """``B`` of a validated ``reduced_two_contact`` table: given, zero, or from ``p_plus``
+    (:meth:`ReducedTwoContact.from_painleve`'s coupling)."""
     if system["p_plus"] is not None:
-        B = (C - np.asarray(system["p_plus"], dtype=float)) / np.asarray(system["mu"], dtype=float)[None, :]
-    else:
-        B = np.zeros((2, 2)) if system["B"] is None else np.asarray(system["B"], dtype=float)
-    if system["A"] is None:
-        schur_part = B.T @ np.linalg.solve(C, B)  # symmetric in exact arithmetic; made so in floating point
-        A = 0.5 * (schur_part + schur_part.T) + np.asarray(system["tangential_complement"], dtype=float)
-    else:
-        A = np.asarray(system["A"], dtype=float)
-    return A, B, C
+        return coupling_from_painleve(system["p_plus"], system["C"], system["mu"])
+    return np.zeros((2, 2)) if system["B"] is None else np.asarray(system["B"], dtype=float)
 
 
-def _check_reduced_two_contact(system: dict[str, Any]) -> None:
-    """``B`` or ``p_plus`` (not both); ``p_plus`` needs ``μ > 0``; ``C``, the tangential complement and the whole
-    Delassus matrix ``[[A, Bᵀ], [B, C]]`` symmetric positive definite (else there is no mass matrix)."""
+def _reduced_two_contact_rules(system: dict[str, Any]) -> None:
+    """``B`` or ``p_plus`` (not both; ``p_plus`` needs :data:`PAINLEVE_MU`), then :class:`ReducedTwoContact`'s own
+    rules of the blocks (:func:`check_delassus_blocks`); a coupling made from ``p_plus`` is named ``p_plus``."""
     if system["p_plus"] is not None and system["B"] is not None:
-        raise cfg.ConfigError(
-            "system.p_plus", system["p_plus"], "'none' when system.B is given (B or p_plus, not both)"
-        )
-    if system["p_plus"] is not None and min(system["mu"]) <= 0.0:
-        raise cfg.ConfigError("system.mu", system["mu"], "μ > 0 at both contacts when p_plus is given (B = (C − p⁺)/μ)")
-    for key in ("C", "tangential_complement"):
-        if not _positive_definite(np.asarray(system[key], dtype=float)):
-            raise cfg.ConfigError(f"system.{key}", system[key], "a symmetric positive definite 2×2 matrix")
-    A, B, C = _two_contact_blocks(system)
-    if not _positive_definite(np.block([[A, B.T], [B, C]])):
-        key = "A" if system["A"] is not None else "B"
-        raise cfg.ConfigError(
-            f"system.{key}",
-            system[key],
-            "a symmetric positive definite Delassus matrix [[A, Bᵀ], [B, C]] (A symmetric, A − Bᵀ C⁻¹ B positive "
-            "definite; else the mass matrix is singular or indefinite)",
-        )
+        raise ArgumentError("p_plus", system["p_plus"], "'none' when system.B is given (B or p_plus, not both)")
+    if system["p_plus"] is not None:
+        try:
+            check_argument("mu", system["mu"], PAINLEVE_MU)
+        except ArgumentError:
+            raise ArgumentError("mu", system["mu"], PAINLEVE_MU.expected) from None
+    try:
+        check_delassus_blocks(system["A"], _coupling(system), system["C"], system["tangential_complement"])
+    except ArgumentError as error:
+        if error.name != "B":
+            raise
+        key = "B" if system["p_plus"] is None else "p_plus"
+        raise ArgumentError(key, system[key], error.expected) from None
 
 
 def _reduced_two_contact_from_config(system: dict[str, Any]) -> ReducedTwoContact:
-    A, B, C = _two_contact_blocks(system)
+    B, C = _coupling(system), np.asarray(system["C"], dtype=float)
+    complement = np.asarray(system["tangential_complement"], dtype=float)
+    A = default_tangential(B, C, complement) if system["A"] is None else np.asarray(system["A"], dtype=float)
     keys = ("a", "b", "mu", "slip0", "normal_velocity0")
     return ReducedTwoContact(A=A, B=B, C=C, **{key: np.asarray(system[key], dtype=float) for key in keys})
 
 
+def _no_rules(system: dict[str, Any]) -> None:
+    """A kind whose keys have no rule across them."""
+
+
 @dataclasses.dataclass(frozen=True)
 class SystemKind:
-    """A system kind of the config: its keys (besides ``kind``), how to build the system from them, and a
-    check across keys (raises ``ConfigError``)."""
+    """A system kind of the config: its keys (besides ``kind``), how to build the system from them, and the
+    system's own rules across keys (``rules``: they raise :class:`~regcontact._argument_checks.ArgumentError`
+    naming the key, the words of the constructor)."""
 
     fields: Mapping[str, cfg.Field]
     build: Callable[[dict[str, Any]], AbstractSystem]
     doc: str
-    check: Callable[[dict[str, Any]], None] = lambda system: None
+    rules: Callable[[dict[str, Any]], None] = _no_rules
     #: ``build`` works elementwise on arrays of numbers, giving a batch of systems (:func:`systems_from_config`).
     elementwise: bool = True
+
+    def check(self, system: dict[str, Any]) -> None:
+        """The rules across keys of a validated ``[system]`` table, as a :class:`~regcontact.studies.config.
+        ConfigError` of the key at fault."""
+        try:
+            self.rules(system)
+        except ArgumentError as error:
+            raise cfg.ConfigError(f"system.{error.name}", error.value, error.expected) from None
 
 
 #: System kinds by their config name.
 SYSTEM_KINDS: dict[str, SystemKind] = {
-    "painleve_rod": SystemKind(SYSTEM_FIELDS, lambda system: rod_from_config(system), "the Painlevé rod, one contact"),
+    "painleve_rod": SystemKind(
+        SYSTEM_FIELDS, lambda system: rod_from_config(system), "the Painlevé rod, one contact", _rod_rules
+    ),
     "two_point_rod": SystemKind(
-        TWO_POINT_ROD_FIELDS, _two_point_rod_from_config, "the rod with both ends, two contacts"
+        TWO_POINT_ROD_FIELDS, _two_point_rod_from_config, "the rod with both ends, two contacts", _rod_rules
     ),
     "reduced_single_contact": SystemKind(
         REDUCED_SINGLE_CONTACT_FIELDS,
         lambda system: ReducedSingleContact(**{key: value for key, value in system.items() if key != "kind"}),
         "Champneys' contact-space form of one contact",
-        _check_reduced_single_contact,
+        _reduced_single_contact_rules,
     ),
     "reduced_two_contact": SystemKind(
         REDUCED_TWO_CONTACT_FIELDS,
         _reduced_two_contact_from_config,
         "Champneys' contact-space form of two contacts (Sec. 6)",
-        _check_reduced_two_contact,
+        _reduced_two_contact_rules,
         elementwise=False,  # its blocks come from numpy's linear algebra, one system at a time
     ),
 }
@@ -270,9 +292,9 @@ def system_kind(raw: Mapping[str, Any]) -> str:
     """The ``[system] kind`` a raw config names (default ``painleve_rod``); ``ConfigError`` for an unknown one."""
     table = raw.get("system", {})
     name = table.get("kind", DEFAULT_KIND) if isinstance(table, Mapping) else DEFAULT_KIND
-    if name not in SYSTEM_KINDS:
+    if not isinstance(name, str) or name not in SYSTEM_KINDS:
         known = "one of " + ", ".join(repr(kind) for kind in SYSTEM_KINDS)
-        if name in SPATIAL_SYSTEM_KINDS:
+        if isinstance(name, str) and name in SPATIAL_SYSTEM_KINDS:
             known = f"a planar system kind, {known} ({name!r} is spatial: it runs in study.kind = 'spatial_crossing')"
         raise cfg.ConfigError("system.kind", name, known)
     return name
@@ -283,9 +305,13 @@ def spatial_system_kind(raw: Mapping[str, Any]) -> str:
     unknown one."""
     table = raw.get("system", {})
     name = table.get("kind", "spatial_rod") if isinstance(table, Mapping) else "spatial_rod"
-    if name not in SPATIAL_SYSTEM_KINDS:
+    if not isinstance(name, str) or name not in SPATIAL_SYSTEM_KINDS:
         known = ", ".join(repr(kind) for kind in SPATIAL_SYSTEM_KINDS)
-        planar = f" ({name!r} is planar: it runs in the planar study kinds)" if name in SYSTEM_KINDS else ""
+        planar = (
+            f" ({name!r} is planar: it runs in the planar study kinds)"
+            if isinstance(name, str) and name in SYSTEM_KINDS
+            else ""
+        )
         raise cfg.ConfigError("system.kind", name, f"a spatial system kind, one of {known}{planar}")
     return name
 
@@ -300,24 +326,47 @@ START_FIELDS: dict[str, cfg.Field] = {
 }
 
 
-def kind_fields(kind: str) -> dict[str, cfg.Field]:
-    """The ``[system]`` schema of a kind: ``kind``, the keys every kind has, and the kind's own keys."""
+#: The entry of a ``[system]`` schema that holds its kind's rules across keys (not a key of the config).
+RULES_ENTRY = "(rules across keys)"
+
+
+def kind_fields(kind: str, across_keys: bool = True) -> dict[str, Any]:
+    """The ``[system]`` schema of a kind: ``kind``, the keys every kind has, the kind's own keys and (with
+    ``across_keys``) its rules across them, checked as the table is validated. A study that sweeps the system's
+    keys leaves them out and checks every system of its sweep instead."""
     kind_field = cfg.Field(cfg.choice(kind), kind, f"the system kind, {kind!r}")
-    return {"kind": kind_field, **START_FIELDS, **SYSTEM_KINDS[kind].fields}
+    rules = {RULES_ENTRY: cfg.TableRule(SYSTEM_KINDS[kind].rules)} if across_keys else {}
+    return {"kind": kind_field, **START_FIELDS, **SYSTEM_KINDS[kind].fields, **rules}
 
 
 def initial_penetration(system: dict[str, Any], alpha: float) -> float:
-    """The depth ``δ`` a validated ``[system]`` table asks for at stiffness multiplier ``alpha``."""
+    """The depth ``δ`` a validated ``[system]`` table asks for at stiffness multiplier ``alpha`` (``inf`` where
+    ``c α^(−p)`` overflows)."""
     depth = system.get("initial_penetration", 0.0)
     if isinstance(depth, dict):
-        return depth["coefficient"] * alpha ** (-depth["power"])
+        try:
+            return depth["coefficient"] * alpha ** (-depth["power"])
+        except OverflowError:
+            return float("inf")
     return float(depth)
+
+
+def _built(kind: str, system: dict[str, Any]) -> AbstractSystem:
+    """The kind's constructor on a validated table (without the start keys); its refusal as a ``ConfigError``:
+    of the key it names, or of the kind for a rule of the whole system (its mass matrix)."""
+    try:
+        return SYSTEM_KINDS[kind].build({key: value for key, value in system.items() if key not in START_FIELDS})
+    except ArgumentError as error:
+        raise cfg.ConfigError(f"system.{error.name}", error.value, error.expected) from None
+    except ValueError as error:
+        raise cfg.ConfigError("system.kind", kind, f"a system that can be integrated ({error})") from None
 
 
 def system_from_config(system: dict[str, Any]) -> AbstractSystem:
     """The system a validated ``[system]`` table describes, checked (:func:`check_system`) before it is used."""
     kind = system.get("kind", DEFAULT_KIND)
-    built = SYSTEM_KINDS[kind].build({key: value for key, value in system.items() if key not in START_FIELDS})
+    with checked_together():
+        built = _built(kind, system)
     try:
         check_system(built)
     except ValueError as error:
@@ -370,21 +419,31 @@ def systems_from_config(tables: list[dict[str, Any]]) -> AbstractSystem:
 
     Many systems of a kind whose builder is elementwise are built by one call on arrays (no Python loop per
     system) and checked by one vmapped evaluation (:func:`~regcontact.systems.system.first_bad_system`)."""
-    kind = SYSTEM_KINDS[tables[0].get("kind", DEFAULT_KIND)]
+    name = tables[0].get("kind", DEFAULT_KIND)
+    kind = SYSTEM_KINDS[name]
+    varying = [key for key in tables[0] if any(table[key] != tables[0][key] for table in tables)]
+
+    def at(index: int) -> str:
+        where = ", ".join(f"{key}={tables[index][key]!r}" for key in varying)
+        return f", at {where}" if where else ""
+
     batch = None
-    if kind.elementwise and len(tables) >= ELEMENTWISE_FROM:
-        batch = _elementwise_batch(kind, tables)
-    if batch is None:
-        built = [
-            kind.build({key: value for key, value in table.items() if key not in START_FIELDS}) for table in tables
-        ]
-        batch = jtu.tree_map(lambda *leaves: np.stack([np.asarray(leaf) for leaf in leaves]), *built)
+    with checked_together():  # the batch is checked below, in one evaluation
+        if kind.elementwise and len(tables) >= ELEMENTWISE_FROM:
+            try:
+                batch = _elementwise_batch(kind, tables)
+            except ValueError:  # a system the constructor refuses: found and named one by one below
+                batch = None
+        if batch is None:
+            built = []
+            for index, table in enumerate(tables):
+                try:
+                    built.append(_built(name, table))
+                except cfg.ConfigError as error:
+                    raise cfg.ConfigError(error.key, error.value, error.expected + at(index)) from None
+            batch = jtu.tree_map(lambda *leaves: np.stack([np.asarray(leaf) for leaf in leaves]), *built)
     found = first_bad_system(batch)
     if found is not None:
         index, problem = found
-        name = tables[index].get("kind", DEFAULT_KIND)
-        varying = [key for key in tables[0] if any(table[key] != tables[0][key] for table in tables)]
-        where = ", ".join(f"{key}={tables[index][key]!r}" for key in varying)
-        problem += f", at {where}" if where else ""
-        raise cfg.ConfigError("system.kind", name, f"a system that can be integrated ({problem})")
+        raise cfg.ConfigError("system.kind", name, f"a system that can be integrated ({problem}{at(index)})")
     return batch

@@ -108,7 +108,7 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
             "solver": cfg.Field(cfg.choice(*IMPLICIT_SOLVERS), "RadauIIA5", "an implicit diffrax solver"),
             "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-8, "relative tolerance"),
             "atol": cfg.Field(cfg.positive, 1e-10, "absolute tolerance"),
-            "max_steps": cfg.Field(cfg.positive_int, 200_000, "step budget per run"),
+            "max_steps": cfg.Field(cfg.step_budget, 200_000, "step budget per run"),
             "friction_damping": cfg.Field(cfg.positive, 1.0, "tangential damping γ_t at α = 1 (γ_n = 1)"),
             "friction_damping_exponent": cfg.Field(cfg.finite, 1.0, "α-exponent e of γ_t = c_t α^e"),
         },

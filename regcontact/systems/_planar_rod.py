@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
-from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, check_argument
+from regcontact._argument_checks import (
+    FINITE,
+    NONNEGATIVE,
+    POSITIVE,
+    ArgumentError,
+    Rule,
+    check_arguments,
+    is_traced,
+    rule_problem,
+)
 from regcontact.systems.system import AbstractSystem
 
-__all__ = ["AbstractPlanarRod", "slender_inertia"]
+__all__ = ["AbstractPlanarRod", "check_slender_inertia", "slender_inertia"]
 
 
 def slender_inertia(mass: ArrayLike, length: ArrayLike) -> Float[Array, ""]:
@@ -16,10 +27,40 @@ def slender_inertia(mass: ArrayLike, length: ArrayLike) -> Float[Array, ""]:
     return jnp.asarray(mass) * jnp.asarray(length) ** 2 / 12.0
 
 
+def check_slender_inertia(mass: ArrayLike, length: ArrayLike, inertia: ArrayLike | None) -> None:
+    """With no inertia given a rod takes a slender rod's ``m l²/12``, which can overflow or underflow where ``m``
+    and ``l`` are fine: refused naming ``length`` (the key the user gave), as the constructor and the config do."""
+    if inertia is not None:
+        return
+    derived = slender_inertia(mass, length)
+    if is_traced(derived):
+        return
+    problem = rule_problem(derived, AbstractPlanarRod.ROD_RULES["inertia"])
+    if problem is not None:
+        shown, expected = problem
+        raise ArgumentError(
+            "length",
+            length,
+            f"a length whose slender-rod inertia m l²/12 (mass = {mass}) is {expected} "
+            f"(it is {shown}; or give inertia)",
+        )
+
+
 class AbstractPlanarRod(AbstractSystem):
     """A rod of mass ``m``, length ``l`` and inertia ``I`` with coordinates ``q = (x, y, φ)`` (centre of mass,
     angle counter-clockwise from the ground), under gravity ``g``, a torque ``τ`` and a horizontal force
     ``f_x``; ``M = diag(m, m, I)``. Subclasses say where the contacts are and how the rod starts."""
+
+    #: The rules of the arguments every rod has (a subclass adds those of its initial state).
+    ROD_RULES: ClassVar[dict[str, Rule]] = {
+        "mass": POSITIVE,
+        "length": POSITIVE,
+        "inertia": POSITIVE,
+        "gravity": FINITE,
+        "torque": FINITE,
+        "force_x": FINITE,
+        "mu": NONNEGATIVE,
+    }
 
     mass: Float[Array, ""]
     length: Float[Array, ""]
@@ -30,18 +71,19 @@ class AbstractPlanarRod(AbstractSystem):
     mu: Float[Array, ""]
 
     def _set_rod(self, mass, length, inertia, gravity, torque, force_x, mu) -> None:
-        """Check the shared fields (the config's rules) and fill them as float64 arrays (``inertia=None``: a
-        slender rod)."""
-        for name, value, rule in (
-            ("mass", mass, POSITIVE),
-            ("length", length, POSITIVE),
-            ("inertia", inertia, POSITIVE),
-            ("gravity", gravity, FINITE),
-            ("torque", torque, FINITE),
-            ("force_x", force_x, FINITE),
-            ("mu", mu, NONNEGATIVE),
-        ):
-            check_argument(name, value, rule)
+        """Check the shared arguments (``ARGUMENT_RULES``, the config's rules) and fill them as float64 arrays
+        (``inertia=None``: a slender rod, whose ``m l²/12`` is checked too: it can overflow or underflow)."""
+        check_arguments(
+            {**self.ROD_RULES, **self.ARGUMENT_RULES},
+            mass=mass,
+            length=length,
+            inertia=inertia,
+            gravity=gravity,
+            torque=torque,
+            force_x=force_x,
+            mu=mu,
+        )
+        check_slender_inertia(mass, length, inertia)
         f64 = lambda a: jnp.asarray(a, dtype=float)  # noqa: E731
         self.mass = f64(mass)
         self.length = f64(length)

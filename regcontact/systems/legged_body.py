@@ -21,9 +21,19 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 import jax.numpy as jnp
+import numpy as np
 from jaxtyping import Array, ArrayLike, Float
 
-from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, check_argument, in_open_interval
+from regcontact._argument_checks import (
+    FINITE,
+    NONNEGATIVE,
+    POSITIVE,
+    ArgumentError,
+    Rule,
+    check_arguments,
+    in_open_interval,
+    is_traced,
+)
 from regcontact.systems.system import AbstractSystem
 
 __all__ = ["TwoLeggedBody"]
@@ -34,6 +44,17 @@ class TwoLeggedBody(AbstractSystem):
     centre of mass) with friction coefficients ``μ_1``, ``μ_2``, on a slope of angle ``β`` (module docstring)."""
 
     NUM_CONTACTS: ClassVar[int] = 2
+    ARGUMENT_RULES: ClassVar[dict[str, Rule]] = {
+        "legs": FINITE,
+        "mass": POSITIVE,
+        "gyration": POSITIVE,
+        "gravity": FINITE,
+        "slope": in_open_interval(-math.pi / 2, math.pi / 2, "−π/2, π/2"),
+        "mu": NONNEGATIVE,
+        "vx0": FINITE,
+        "vy0": FINITE,
+        "omega0": FINITE,
+    }
 
     mass: Float[Array, ""]
     gyration: Float[Array, ""]
@@ -57,17 +78,18 @@ class TwoLeggedBody(AbstractSystem):
         vy0: ArrayLike = 0.0,
         omega0: ArrayLike = 0.0,
     ):
-        for name, value, rule in (
-            ("mass", mass, POSITIVE),
-            ("gyration", gyration, POSITIVE),
-            ("gravity", gravity, FINITE),
-            ("slope", slope, in_open_interval(-math.pi / 2, math.pi / 2, "−π/2, π/2")),
-            ("mu", mu, NONNEGATIVE),
-            ("vx0", vx0, FINITE),
-            ("vy0", vy0, FINITE),
-            ("omega0", omega0, FINITE),
-        ):
-            check_argument(name, value, rule)
+        check_arguments(
+            self.ARGUMENT_RULES,
+            legs=legs,
+            mass=mass,
+            gyration=gyration,
+            gravity=gravity,
+            slope=slope,
+            mu=mu,
+            vx0=vx0,
+            vy0=vy0,
+            omega0=omega0,
+        )
         f64 = lambda a: jnp.asarray(a, dtype=float)  # noqa: E731
         self.legs = f64(jnp.asarray(legs, dtype=float)).reshape(2, 2)
         self.mu = f64(mu).reshape(2)
@@ -75,13 +97,12 @@ class TwoLeggedBody(AbstractSystem):
         self.vx0, self.vy0, self.omega0 = f64(vx0), f64(vy0), f64(omega0)
 
     def __check_init__(self):
-        heights = self.legs[:, 1]
-        if not isinstance(heights, jnp.ndarray) or heights.ndim != 1:
-            return  # a batch or a traced body: checked where it was built
-        if not bool(jnp.all(heights < 0)) or float(abs(heights[0] - heights[1])) > 1e-12 * float(
-            jnp.abs(self.legs).max()
-        ):
-            raise ValueError(f"legs = {self.legs.tolist()}: expected both legs below the centre, at one height")
+        if is_traced(self.legs) or np.ndim(self.legs) != 2:
+            return  # a traced body has no values yet; a batch is checked body by body
+        legs = np.asarray(self.legs)
+        heights = legs[:, 1]
+        if not np.all(heights < 0) or abs(heights[0] - heights[1]) > 1e-12 * np.abs(legs).max():
+            raise ArgumentError("legs", legs.tolist(), "both legs below the centre, at one height")
 
     def _rotated(self, phi: Float[Array, ""]) -> tuple[Float[Array, "2"], Float[Array, "2"]]:
         """``(R r_i)_x`` and ``(R r_i)_y`` of both legs."""

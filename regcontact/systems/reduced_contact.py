@@ -17,16 +17,37 @@ Signs are Champneys': ``u > 0`` is slip in the ``+x`` direction (mode S+), so fr
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import equinox as eqx
 import jax.numpy as jnp
+import numpy as np
 from jaxtyping import Array, ArrayLike, Float
 
-from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, check_argument
+from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, ArgumentError, Rule, check_arguments, is_traced
 from regcontact.systems.system import AbstractSystem
 
-__all__ = ["ContactSpaceForm", "ReducedSingleContact"]
+__all__ = ["ContactSpaceForm", "ReducedSingleContact", "check_inverse_mass"]
+
+
+def check_inverse_mass(A: Any, B: Any, C: Any) -> None:
+    """The rule of the contact-space inverse mass ``[[A, B], [B, C]]`` (``A, C > 0`` by their own rules): positive
+    definite, ``B² < A C``, else there is no mass matrix. Raises :class:`~regcontact._argument_checks.ArgumentError`
+    naming ``B``; elementwise over a batch; traced values pass."""
+    if is_traced((A, B, C)):
+        return
+    a, b, c = np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in (A, B, C)))
+    with np.errstate(invalid="ignore", over="ignore"):
+        bad = ~(a * c - b**2 > 0.0)
+    if np.any(bad):
+        i = int(np.argmax(bad.ravel()))
+        shown = B if isinstance(B, int | float) else float(b.flat[i])
+        raise ArgumentError(
+            "B",
+            shown,
+            f"B² < A C = {float(a.flat[i] * c.flat[i]):g}: the contact-space inverse mass [[A, B], [B, C]] must be "
+            "positive definite (else the mass matrix is singular or indefinite)",
+        )
 
 
 class ContactSpaceForm(eqx.Module):
@@ -50,6 +71,16 @@ class ReducedSingleContact(AbstractSystem, ContactSpaceForm):
     """One contact in Champneys' contact-space form ``(a, b, A, B, C, μ)``, starting in contact at ``y = 0``."""
 
     NUM_CONTACTS: ClassVar[int] = 1
+    ARGUMENT_RULES: ClassVar[dict[str, Rule]] = {
+        "a": FINITE,
+        "b": FINITE,
+        "A": POSITIVE,
+        "B": FINITE,
+        "C": POSITIVE,
+        "mu": NONNEGATIVE,
+        "slip0": FINITE,
+        "normal_velocity0": FINITE,
+    }
 
     slip0: Float[Array, ""]
     normal_velocity0: Float[Array, ""]
@@ -65,17 +96,10 @@ class ReducedSingleContact(AbstractSystem, ContactSpaceForm):
         slip0: ArrayLike = 0.0,
         normal_velocity0: ArrayLike = 0.0,
     ):
-        for name, value, rule in (
-            ("a", a, FINITE),
-            ("b", b, FINITE),
-            ("A", A, POSITIVE),
-            ("B", B, FINITE),
-            ("C", C, POSITIVE),
-            ("mu", mu, NONNEGATIVE),
-            ("slip0", slip0, FINITE),
-            ("normal_velocity0", normal_velocity0, FINITE),
-        ):
-            check_argument(name, value, rule)
+        check_arguments(
+            self.ARGUMENT_RULES, a=a, b=b, A=A, B=B, C=C, mu=mu, slip0=slip0, normal_velocity0=normal_velocity0
+        )
+        check_inverse_mass(A, B, C)
         f64 = lambda x: jnp.asarray(x, dtype=float)  # noqa: E731
         self.a, self.b, self.A, self.B, self.C = f64(a), f64(b), f64(A), f64(B), f64(C)
         self.mu, self.slip0, self.normal_velocity0 = f64(mu), f64(slip0), f64(normal_velocity0)

@@ -36,17 +36,34 @@ fast scale of Sec. 6.2 at large α).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import equinox as eqx
 import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, ArrayLike, Bool, Float
 
-from regcontact._argument_checks import FINITE, NONNEGATIVE, check_argument
+from regcontact._argument_checks import (
+    FINITE,
+    NONNEGATIVE,
+    ArgumentError,
+    Rule,
+    check_argument,
+    check_arguments,
+    is_traced,
+)
 from regcontact.systems.system import AbstractSystem
 
-__all__ = ["ContactSpaceForm", "ReducedTwoContact", "contact_space_form", "delassus_blocks_valid"]
+__all__ = [
+    "PAINLEVE_MU",
+    "ContactSpaceForm",
+    "ReducedTwoContact",
+    "check_delassus_blocks",
+    "contact_space_form",
+    "coupling_from_painleve",
+    "default_tangential",
+    "delassus_blocks_valid",
+]
 
 #: ``q = (x₁, y₁, x₂, y₂)`` from Champneys' block order ``(x₁, x₂, y₁, y₂)``: entry ``i`` of ``q`` is entry
 #: ``_BLOCK_INDEX[i]`` of the block order.
@@ -61,10 +78,68 @@ def _f64(x: Pair | Matrix) -> Float[Array, ...]:
     return jnp.asarray(x, dtype=float)
 
 
-def _default_tangential(B: Float[Array, "2 2"], C: Float[Array, "2 2"], complement: Matrix) -> Float[Array, "2 2"]:
-    """``A = BᵀC⁻¹B + S``: the tangential block whose Schur complement is ``S`` (made exactly symmetric)."""
-    schur_part = B.T @ jnp.linalg.solve(C, B)
-    return 0.5 * (schur_part + schur_part.T) + _f64(complement)
+def default_tangential(B: Any, C: Any, complement: Matrix) -> Any:
+    """``A = BᵀC⁻¹B + S``: the tangential block whose Schur complement is ``S`` (made exactly symmetric); numpy
+    in, numpy out (the config and the checks), JAX in, JAX out."""
+    xp = np if isinstance(B, np.ndarray) and isinstance(C, np.ndarray) else jnp
+    schur_part = B.T @ xp.linalg.solve(C, B)
+    return 0.5 * (schur_part + schur_part.T) + xp.asarray(complement, dtype=float)
+
+
+#: The rule of ``μ`` when the form is given by its Painlevé matrix: ``B = (C − p⁺) diag(μ)⁻¹`` needs ``μ > 0``.
+PAINLEVE_MU = Rule("μ > 0 at both contacts when p_plus is given (B = (C − p⁺)/μ)", lambda x: x > 0)
+
+
+def coupling_from_painleve(painleve: Matrix, C: Matrix, mu: Pair) -> np.ndarray:
+    """``B = (C − p⁺) diag(μ)⁻¹``: the coupling that realises the Painlevé matrix ``p⁺`` (module docstring)."""
+    mu = np.broadcast_to(np.asarray(mu, dtype=float), (2,))
+    return (np.asarray(C, dtype=float) - np.asarray(painleve, dtype=float)) / mu[None, :]
+
+
+def _positive_definite(matrix: np.ndarray) -> bool:
+    """Symmetric (exactly) and positive definite (Cholesky succeeds)."""
+    if not np.array_equal(matrix, matrix.T):
+        return False
+    try:
+        np.linalg.cholesky(matrix)
+    except np.linalg.LinAlgError:
+        return False
+    return True
+
+
+_SPD = "a symmetric positive definite 2×2 matrix"
+
+
+def check_delassus_blocks(A: Matrix | None, B: Matrix, C: Matrix, tangential_complement: Matrix) -> None:
+    """The rules of the blocks (each a finite 2×2 matrix by its own rule): ``C`` symmetric positive definite, the
+    tangential complement too where it makes ``A`` (``A=None``), and the whole Delassus matrix ``[[A, Bᵀ], [B, C]]``
+    symmetric positive definite, else there is no mass matrix. Raises
+    :class:`~regcontact._argument_checks.ArgumentError` naming ``C``, ``tangential_complement``, ``A`` (if given)
+    or ``B``; traced values pass."""
+    if is_traced((A, B, C, tangential_complement)):
+        return
+    blocks = {"B": B, "C": C, "tangential_complement": tangential_complement} | ({} if A is None else {"A": A})
+    for name, value in blocks.items():
+        if np.shape(value) != (2, 2):
+            raise ArgumentError(name, value, "a 2×2 matrix (a list of 2 rows of 2 numbers)")
+    for name in ("C", "tangential_complement") if A is None else ("C",):
+        if not _positive_definite(np.asarray(blocks[name], dtype=float)):
+            raise ArgumentError(name, _listed(blocks[name]), _SPD)
+    B_, C_ = np.asarray(B, dtype=float), np.asarray(C, dtype=float)
+    A_ = np.asarray(default_tangential(B_, C_, tangential_complement) if A is None else A, dtype=float)
+    if not _positive_definite(np.block([[A_, B_.T], [B_, C_]])):
+        name = "B" if A is None else "A"
+        raise ArgumentError(
+            name,
+            _listed(blocks[name]),
+            "a symmetric positive definite Delassus matrix [[A, Bᵀ], [B, C]] (A symmetric, A − Bᵀ C⁻¹ B positive "
+            "definite; else the mass matrix is singular or indefinite)",
+        )
+
+
+def _listed(value: Any) -> Any:
+    """A matrix shown as nested lists (a config writes it so)."""
+    return np.asarray(value, dtype=float).tolist() if not isinstance(value, list) else value
 
 
 def delassus_blocks_valid(A: Matrix, B: Matrix, C: Matrix) -> Bool[Array, ""]:
@@ -79,6 +154,17 @@ class ReducedTwoContact(AbstractSystem):
     """Two contacts in Champneys' contact-space form ``(a, b, A, B, C, μ)``, starting in contact at ``y = 0``."""
 
     NUM_CONTACTS: ClassVar[int] = 2
+    ARGUMENT_RULES: ClassVar[dict[str, Rule]] = {
+        "a": FINITE,
+        "b": FINITE,
+        "A": FINITE,
+        "B": FINITE,
+        "C": FINITE,
+        "mu": NONNEGATIVE,
+        "slip0": FINITE,
+        "normal_velocity0": FINITE,
+        "tangential_complement": FINITE,
+    }
 
     a: Float[Array, "2"]
     b: Float[Array, "2"]
@@ -103,14 +189,31 @@ class ReducedTwoContact(AbstractSystem):
     ):
         """``A=None``: ``A = BᵀC⁻¹B + tangential_complement`` (module docstring). Scalars ``μ``, ``slip0``,
         ``normal_velocity0`` apply to both contacts."""
-        check_argument("mu", mu, NONNEGATIVE)
-        for name, value in (("a", a), ("b", b), ("B", B), ("C", C), ("slip0", slip0), ("A", A)):
-            check_argument(name, value, FINITE)
-        check_argument("normal_velocity0", normal_velocity0, FINITE)
-        check_argument("tangential_complement", tangential_complement, FINITE)
+        check_arguments(
+            self.ARGUMENT_RULES,
+            mu=mu,
+            a=a,
+            b=b,
+            B=B,
+            C=C,
+            slip0=slip0,
+            A=A,
+            normal_velocity0=normal_velocity0,
+            tangential_complement=tangential_complement,
+        )
+        for name, value, shapes in (
+            ("a", a, ((2,),)),
+            ("b", b, ((2,),)),
+            ("mu", mu, ((), (2,))),
+            ("slip0", slip0, ((), (2,))),
+            ("normal_velocity0", normal_velocity0, ((), (2,))),
+        ):
+            if np.shape(value) not in shapes:
+                raise ArgumentError(name, value, "a pair of finite numbers, one per contact")
+        check_delassus_blocks(A, B, C, tangential_complement)
         two = lambda x: jnp.broadcast_to(_f64(x), (2,))  # noqa: E731
         self.B, self.C = _f64(B), _f64(C)
-        self.A = _default_tangential(self.B, self.C, tangential_complement) if A is None else _f64(A)
+        self.A = default_tangential(self.B, self.C, tangential_complement) if A is None else _f64(A)
         self.a, self.b = _f64(a), _f64(b)
         self.mu, self.slip0, self.normal_velocity0 = two(mu), two(slip0), two(normal_velocity0)
 
@@ -128,9 +231,13 @@ class ReducedTwoContact(AbstractSystem):
         Sec. 6 and Fig. 15 give ``p⁺`` and ``b`` only; ``C`` and the tangential complement (``kwargs``) choose
         one of the bodies that have them, which the forward-slipping normal dynamics do not see.
         """
-        mu = jnp.broadcast_to(_f64(mu), (2,))
-        B = (_f64(C) - _f64(painleve)) / mu[None, :]
-        return cls(b=b, B=B, C=C, mu=mu, **kwargs)
+        check_argument("mu", mu, PAINLEVE_MU)
+        check_argument("painleve", painleve, FINITE)
+        if is_traced((painleve, C, mu)):
+            mu = jnp.broadcast_to(_f64(mu), (2,))
+            return cls(b=b, B=(_f64(C) - _f64(painleve)) / mu[None, :], C=C, mu=mu, **kwargs)
+        B = coupling_from_painleve(painleve, C, mu)
+        return cls(b=b, B=B, C=C, mu=np.broadcast_to(np.asarray(mu, dtype=float), (2,)), **kwargs)
 
     # -- Champneys' quantities ------------------------------------------------------------------------------
 

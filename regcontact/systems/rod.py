@@ -25,7 +25,7 @@ from typing import ClassVar
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
-from regcontact._argument_checks import FINITE, check_argument, in_open_interval
+from regcontact._argument_checks import FINITE, Rule, check_arguments, in_open_interval
 from regcontact.systems._planar_rod import AbstractPlanarRod, slender_inertia
 
 __all__ = ["PainleveRod", "slender_inertia"]
@@ -49,8 +49,10 @@ class PainleveRod(AbstractPlanarRod):
         vx0: initial horizontal velocity.
         omega0: initial angular velocity.
 
-    Python numbers and numpy arrays are checked with the config's rules (``mass = -1: expected a positive
-    number``); JAX arrays are not read.
+    Concrete values (Python numbers, numpy arrays, eager JAX arrays) are checked with the config's rules,
+    :attr:`ARGUMENT_RULES` (``mass = -1: expected a positive number``), and the rod they make with
+    :func:`~regcontact.systems.system.check_system`'s (a positive definite mass matrix); traced values are checked
+    where a compliant run uses them.
 
     Examples:
         >>> import regcontact as rc
@@ -59,6 +61,12 @@ class PainleveRod(AbstractPlanarRod):
     """
 
     NUM_CONTACTS: ClassVar[int] = 1
+    ARGUMENT_RULES: ClassVar[dict[str, Rule]] = {
+        **AbstractPlanarRod.ROD_RULES,
+        "phi0": in_open_interval(0.0, math.pi, "0, π"),
+        "vx0": FINITE,
+        "omega0": FINITE,
+    }
 
     phi0: Float[Array, ""]
     vx0: Float[Array, ""]
@@ -78,9 +86,7 @@ class PainleveRod(AbstractPlanarRod):
         omega0: ArrayLike = 0.0,
     ):
         self._set_rod(mass, length, inertia, gravity, torque, force_x, mu)
-        check_argument("phi0", phi0, in_open_interval(0.0, math.pi, "0, π"))
-        check_argument("vx0", vx0, FINITE)
-        check_argument("omega0", omega0, FINITE)
+        check_arguments(self.ARGUMENT_RULES, phi0=phi0, vx0=vx0, omega0=omega0)
         f64 = lambda a: jnp.asarray(a, dtype=float)  # noqa: E731
         self.phi0 = f64(phi0)
         self.vx0 = f64(vx0)

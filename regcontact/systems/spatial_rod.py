@@ -24,15 +24,45 @@ the factor 3 replaced by ``κ = l²/ρ²`` (:func:`spatial_rod_form` writes them
 from __future__ import annotations
 
 import math
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import jax.numpy as jnp
+import numpy as np
 from jaxtyping import Array, ArrayLike, Float
 
-from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, check_argument, in_open_interval
+from regcontact._argument_checks import (
+    FINITE,
+    NONNEGATIVE,
+    POSITIVE,
+    ArgumentError,
+    Rule,
+    check_arguments,
+    in_open_interval,
+    is_traced,
+)
 from regcontact.systems.spatial_system import AbstractSpatialSystem, SpatialContactSpaceForm
 
-__all__ = ["SpatialRod", "painleve_friction", "spatial_rod_form"]
+__all__ = ["SpatialRod", "check_slip", "painleve_friction", "spatial_rod_form"]
+
+
+def check_slip(slip0: Any) -> None:
+    """The rule of the rod's initial slip (each component finite by its own rule): a vector ``(u₁, u₂)``, not
+    zero: the contact end slips at the start, and a zero slip has no direction ``ϕ``, so no ``p(ϕ)``. Raises
+    :class:`~regcontact._argument_checks.ArgumentError` naming ``slip0``; elementwise over a batch; traced values
+    pass."""
+    if is_traced(slip0):
+        return
+    slip = np.asarray(slip0, dtype=float)
+    if slip.shape[-1:] != (2,):
+        raise ArgumentError("slip0", slip0, "a slip vector (u₁, u₂)")
+    still = np.hypot(slip[..., 0], slip[..., 1]) == 0.0
+    if np.any(still):
+        shown = slip0 if slip.ndim == 1 else slip.reshape(-1, 2)[int(np.argmax(still.ravel()))].tolist()
+        raise ArgumentError(
+            "slip0",
+            shown,
+            "a non-zero slip (u₁, u₂): the contact end slips at the start (a zero tangent has no slip direction)",
+        )
 
 
 class SpatialRod(AbstractSpatialSystem):
@@ -62,6 +92,18 @@ class SpatialRod(AbstractSpatialSystem):
     """
 
     NUM_CONTACTS: ClassVar[int] = 1
+    ARGUMENT_RULES: ClassVar[dict[str, Rule]] = {
+        "mass": POSITIVE,
+        "half_length": POSITIVE,
+        "gyration": POSITIVE,
+        "gravity": FINITE,
+        "mu": NONNEGATIVE,
+        "theta0": in_open_interval(0.0, math.pi / 2, "0, π/2"),
+        "psi0": FINITE,
+        "slip0": FINITE,
+        "theta_rate0": FINITE,
+        "psi_rate0": FINITE,
+    }
 
     mass: Float[Array, ""]
     half_length: Float[Array, ""]
@@ -87,26 +129,27 @@ class SpatialRod(AbstractSpatialSystem):
         theta_rate0: ArrayLike = 0.0,
         psi_rate0: ArrayLike = 0.0,
     ):
-        for name, value, rule in (
-            ("mass", mass, POSITIVE),
-            ("half_length", half_length, POSITIVE),
-            ("gyration", gyration, POSITIVE),
-            ("gravity", gravity, FINITE),
-            ("mu", mu, NONNEGATIVE),
-            ("theta0", theta0, in_open_interval(0.0, math.pi / 2, "0, π/2")),
-            ("psi0", psi0, FINITE),
-            ("slip0", slip0, FINITE),
-            ("theta_rate0", theta_rate0, FINITE),
-            ("psi_rate0", psi_rate0, FINITE),
-        ):
-            check_argument(name, value, rule)
+        check_arguments(
+            self.ARGUMENT_RULES,
+            mass=mass,
+            half_length=half_length,
+            gyration=gyration,
+            gravity=gravity,
+            mu=mu,
+            theta0=theta0,
+            psi0=psi0,
+            slip0=slip0,
+            theta_rate0=theta_rate0,
+            psi_rate0=psi_rate0,
+        )
+        check_slip(slip0)
         f64 = lambda a: jnp.asarray(a, dtype=float)  # noqa: E731
         self.mass, self.half_length, self.gravity, self.mu = f64(mass), f64(half_length), f64(gravity), f64(mu)
         self.gyration = f64(half_length) / math.sqrt(3.0) if gyration is None else f64(gyration)
         self.theta0, self.psi0 = f64(theta0), f64(psi0)
         self.slip0 = f64(slip0)
         if self.slip0.shape[-1:] != (2,):
-            raise ValueError(f"slip0 = {slip0!r}: expected a slip vector (u₁, u₂)")
+            raise ArgumentError("slip0", slip0, "a slip vector (u₁, u₂)")
         self.theta_rate0, self.psi_rate0 = f64(theta_rate0), f64(psi_rate0)
 
     @property

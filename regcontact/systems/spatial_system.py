@@ -21,15 +21,17 @@ painleve` is the Painlevé parameter of slip in the direction ``ϕ``, ``p(ϕ) = 
 from __future__ import annotations
 
 import abc
+from collections.abc import Mapping
 from typing import ClassVar
 
 import equinox as eqx
 import jax
 import jax.numpy as jnp
-import numpy as np
 from jaxtyping import Array, ArrayLike, Float
 
+from regcontact._argument_checks import Rule
 from regcontact._readable_repr import readable_repr
+from regcontact.systems.system import _host, _mass_and_friction, _value_problems, cached_shape_problem, check_built
 
 __all__ = ["AbstractSpatialSystem", "SpatialContactSpaceForm", "check_spatial_system", "spatial_contact_space_form"]
 
@@ -41,6 +43,9 @@ class AbstractSpatialSystem(eqx.Module):
 
     #: ``k``, the number of contacts (static: it fixes array shapes).
     NUM_CONTACTS: ClassVar[int]
+    #: The rule of each numeric constructor argument, as for the planar :class:`~regcontact.systems.system.
+    #: AbstractSystem`.
+    ARGUMENT_RULES: ClassVar[Mapping[str, Rule]] = {}
 
     def __repr__(self) -> str:
         return readable_repr(self)
@@ -51,6 +56,7 @@ class AbstractSpatialSystem(eqx.Module):
             raise ValueError(
                 f"{type(self).__name__}.NUM_CONTACTS = {contacts!r}: expected a whole number of contacts k ≥ 1"
             )
+        check_built(self, _spatial_shape_problem, _mass_and_friction)
 
     @abc.abstractmethod
     def mass_matrix(self, q: Float[Array, " n"]) -> Float[Array, "n n"]:
@@ -128,34 +134,54 @@ def spatial_contact_space_form(
     return SpatialContactSpaceForm(a=free[1:], b=free[0], A=delassus[1:, 1:], B=delassus[1:, 0], C=delassus[0, 0])
 
 
+def _spatial_shape_problem(system: AbstractSpatialSystem) -> str | None:
+    """What is wrong with the shapes of one spatial system's arrays at its initial state (traced, nothing
+    computed)."""
+    name, k = type(system).__name__, type(system).NUM_CONTACTS
+
+    def shapes(system: AbstractSpatialSystem) -> dict[str, Array]:
+        q0, v0 = (jnp.asarray(a, dtype=float) for a in system.initial_state())
+        return {"initial coordinates": q0, "initial velocity": v0}
+
+    start = eqx.filter_eval_shape(shapes, system)
+    q0 = start["initial coordinates"]
+    if len(q0.shape) != 1:
+        return f"{name}: initial coordinates of shape {q0.shape}: expected one system, (n,)"
+    n = q0.shape[0]
+
+    def arrays(system: AbstractSpatialSystem) -> dict[str, Array]:
+        q0, v0 = (jnp.asarray(a, dtype=float) for a in system.initial_state())
+        return {
+            "mass matrix": system.mass_matrix(q0),
+            "gaps": system.gaps(q0),
+            "contact Jacobians": system.jacobians(q0),
+            "Jacobian rates": system.jacobian_rates(q0, v0),
+            "friction coefficients": jnp.asarray(system.friction_coefficients),
+        }
+
+    found = start | eqx.filter_eval_shape(arrays, system)
+    expected = {
+        "initial coordinates": (n,),
+        "initial velocity": (n,),
+        "mass matrix": (n, n),
+        "gaps": (k, 3),
+        "contact Jacobians": (k, 3, n),
+        "Jacobian rates": (k, 3),
+        "friction coefficients": (k,),
+    }
+    for what, wanted in expected.items():
+        if tuple(found[what].shape) != wanted:
+            return f"{name}: {what} of shape {tuple(found[what].shape)}: expected {wanted} (n = {n}, k = {k})"
+    return None
+
+
 def check_spatial_system(system: AbstractSpatialSystem) -> None:
     """Check on the host what a spatial system's class cannot promise: the shapes ``NUM_CONTACTS`` and ``q`` imply
-    at the initial state, a symmetric positive definite ``M(q₀)`` and ``μ ≥ 0``. Raises ``ValueError`` naming the
-    first problem."""
-    name, k = type(system).__name__, type(system).NUM_CONTACTS
-    q0, v0 = (jnp.asarray(a, dtype=float) for a in system.initial_state())
-    n = q0.shape[0] if q0.ndim == 1 else -1
-    expected = {
-        "initial coordinates": (q0.shape, (n,)),
-        "initial velocity": (v0.shape, (n,)),
-        "mass matrix": (jnp.shape(system.mass_matrix(q0)), (n, n)),
-        "gaps": (jnp.shape(system.gaps(q0)), (k, 3)),
-        "contact Jacobians": (jnp.shape(system.jacobians(q0)), (k, 3, n)),
-        "Jacobian rates": (jnp.shape(system.jacobian_rates(q0, v0)), (k, 3)),
-        "friction coefficients": (jnp.shape(system.friction_coefficients), (k,)),
-    }
-    for what, (shape, wanted) in expected.items():
-        if tuple(shape) != wanted:
-            raise ValueError(f"{name}: {what} of shape {tuple(shape)}: expected {wanted} (n = {n}, k = {k})")
-    mass = np.asarray(system.mass_matrix(q0), dtype=float)
-    if not np.all(np.isfinite(mass)) or not np.allclose(mass, mass.T, rtol=0.0, atol=1e-12 * np.abs(mass).max()):
-        raise ValueError(f"{name}: mass matrix at the initial state: expected a finite, symmetric M")
-    eigenvalues = np.linalg.eigvalsh(mass)
-    if not eigenvalues[0] > 1e-12 * eigenvalues[-1]:
-        raise ValueError(
-            f"{name}: mass matrix at the initial state has eigenvalues {eigenvalues[0]:.3g} … {eigenvalues[-1]:.3g}: "
-            "expected a positive definite M"
-        )
-    mu = np.asarray(system.friction_coefficients)
-    if np.any(mu < 0):
-        raise ValueError(f"{name}: friction coefficients {mu}: expected μ ≥ 0")
+    at the initial state, finite parameters and state, a symmetric positive definite ``M(q₀)`` and ``μ ≥ 0``.
+    Raises ``ValueError`` naming the first problem (a system built from concrete values passed it when built)."""
+    problem = cached_shape_problem(system, _spatial_shape_problem)
+    if problem is not None:
+        raise ValueError(problem)
+    found = _value_problems(system, *_host(_mass_and_friction(system), batched=False))
+    if found is not None:
+        raise ValueError(found[1])

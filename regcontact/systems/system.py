@@ -17,17 +17,22 @@ abstract methods (``docs/systems.md`` has a worked example).
 from __future__ import annotations
 
 import abc
-from typing import ClassVar
+import contextlib
+import contextvars
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, ClassVar
 
 import equinox as eqx
 import jax
 import jax.numpy as jnp
+import jax.tree_util as jtu
 import numpy as np
 from jaxtyping import Array, ArrayLike, Float
 
+from regcontact._argument_checks import Rule, is_traced
 from regcontact._readable_repr import readable_repr
 
-__all__ = ["AbstractSystem", "check_system", "first_bad_system"]
+__all__ = ["AbstractSystem", "check_system", "checked_together", "first_bad_system"]
 
 
 class AbstractSystem(eqx.Module):
@@ -35,6 +40,9 @@ class AbstractSystem(eqx.Module):
 
     #: ``k``, the number of contacts (static: it fixes array shapes).
     NUM_CONTACTS: ClassVar[int]
+    #: The rule of each numeric constructor argument stored in the field of its name: the constructor checks the
+    #: arguments with them, the config parses its keys with them, a compiled run checks the fields with them.
+    ARGUMENT_RULES: ClassVar[Mapping[str, Rule]] = {}
 
     def __repr__(self) -> str:
         return readable_repr(self)
@@ -45,6 +53,7 @@ class AbstractSystem(eqx.Module):
             raise ValueError(
                 f"{type(self).__name__}.NUM_CONTACTS = {contacts!r}: expected a whole number of contacts k ≥ 1"
             )
+        check_built(self, _shape_problem, _mass_and_friction)
 
     @abc.abstractmethod
     def mass_matrix(self, q: Float[Array, " n"]) -> Float[Array, "n n"]:
@@ -138,58 +147,163 @@ def _floats(a: ArrayLike) -> Array:
     return jnp.asarray(a, dtype=float)
 
 
-def _initial_mass_and_friction(system: AbstractSystem) -> tuple[Float[Array, "n n"], Float[Array, " k"]]:
-    q0, _ = system.initial_state()
-    return system.mass_matrix(jnp.asarray(q0, dtype=float)), jnp.asarray(system.friction_coefficients)
+#: A system's values at its initial state, as the checks read them: ``M(q₀)``, ``μ``, ``q₀``, ``v₀`` and whether
+#: each floating-point leaf of the system is finite.
+SystemValues = tuple[Array, Array, Array, Array, list[Array]]
+
+
+def _initial_values(system: Any) -> SystemValues:
+    q0, v0 = map(_floats, system.initial_state())
+    leaves = [jnp.all(jnp.isfinite(leaf)) for leaf in _float_leaves(system)]
+    return system.mass_matrix(q0), jnp.asarray(system.friction_coefficients), q0, v0, leaves
+
+
+def is_float(leaf: Any) -> bool:
+    """Whether a leaf is a floating-point number or array (a leaf of another kind is not a parameter to check)."""
+    try:
+        return bool(jnp.issubdtype(jnp.result_type(leaf), jnp.inexact))
+    except TypeError:
+        return False
+
+
+def _float_leaves(system: Any) -> list[Any]:
+    return [leaf for leaf in jtu.tree_leaves(system) if is_float(leaf)]
 
 
 #: One compiled call each (compiled once per class and shape), not an eager evaluation op by op.
-_mass_and_friction = eqx.filter_jit(_initial_mass_and_friction)
-_batched_mass_and_friction = eqx.filter_jit(jax.vmap(_initial_mass_and_friction))
+_mass_and_friction = eqx.filter_jit(_initial_values)
+_batched_mass_and_friction = eqx.filter_jit(jax.vmap(_initial_values))
+
+#: Shape problems by class, tree structure and leaf shapes: they depend on nothing else, and tracing them is the
+#: slow part of a check (milliseconds); a system is built and checked many times with the same shapes.
+_SHAPE_PROBLEMS: dict[Any, str | None] = {}
 
 
-def _value_problems(name: str, mass: np.ndarray, mu: np.ndarray) -> tuple[int, str] | None:
-    """The first of a batch ``mass (b, n, n)``, ``mu (b, k)`` whose ``M(q₀)`` is not symmetric positive definite
-    or whose ``μ`` is negative: its index and what is wrong."""
+def cached_shape_problem(system: Any, find: Callable[[Any], str | None]) -> str | None:
+    """``find(system)``, remembered for every system of the same class, structure and leaf shapes."""
+    leaves, structure = jtu.tree_flatten(system)
+    key = (find, structure, tuple((np.shape(leaf), getattr(leaf, "dtype", type(leaf))) for leaf in leaves))
+    try:
+        return _SHAPE_PROBLEMS[key]
+    except KeyError:
+        pass
+    except TypeError:  # a structure that cannot be hashed: not remembered
+        return find(system)
+    if len(_SHAPE_PROBLEMS) > 1024:
+        _SHAPE_PROBLEMS.clear()
+    _SHAPE_PROBLEMS[key] = problem = find(system)
+    return problem
+
+
+def _leaf_names(system: Any) -> list[str]:
+    """The field (path) of each floating-point leaf, as :func:`_float_leaves` orders them."""
+    named = jtu.tree_flatten_with_path(system)[0]
+    return [jtu.keystr(path).lstrip(".") for path, leaf in named if is_float(leaf)]
+
+
+def _value_problems(
+    system: Any, mass: np.ndarray, mu: np.ndarray, q0: np.ndarray, v0: np.ndarray, finite: np.ndarray
+) -> tuple[int, str] | None:
+    """The first of a batch ``mass (b, n, n)``, ``mu (b, k)``, ``q0, v0 (b, n)``, ``finite (b, leaves)`` with a
+    parameter or an initial state that is not finite, an ``M(q₀)`` that is not symmetric positive definite or a
+    negative ``μ``: its index and what is wrong (``system``: one system of the batch, for the names)."""
+    name = type(system).__name__
+    nonfinite = ~np.all(finite, axis=1)
+    start = ~(np.all(np.isfinite(q0), axis=1) & np.all(np.isfinite(v0), axis=1))
     scale = np.max(np.abs(mass), axis=(1, 2)) if mass.shape[1] else np.zeros(len(mass))
-    finite = np.all(np.isfinite(mass), axis=(1, 2))
-    with np.errstate(invalid="ignore"):  # inf − inf in a non-finite matrix, which `finite` reports
+    finite_mass = np.all(np.isfinite(mass), axis=(1, 2))
+    with np.errstate(invalid="ignore"):  # inf − inf in a non-finite matrix, which `finite_mass` reports
         symmetric = np.all(np.abs(mass - np.swapaxes(mass, 1, 2)) <= 1e-12 * scale[:, None, None], axis=(1, 2))
-    asymmetric = ~(finite & symmetric)
+    asymmetric = ~(finite_mass & symmetric)
     checked = np.where(asymmetric[:, None, None], np.eye(mass.shape[1]), mass)
-    eigenvalues = np.linalg.eigvalsh(checked)
-    indefinite = ~(eigenvalues[:, 0] > 1e-12 * eigenvalues[:, -1])
-    negative = np.any(mu < 0, axis=1)
-    failing = np.flatnonzero(asymmetric | indefinite | negative)
+    # Definiteness of D M D with D = diag(M)^(-1/2): the coordinates' units (m, rad) and sizes (a rod of 1e-10 m has
+    # I = 1e-21 m² kg beside m = 1 kg) do not decide it; a diagonal entry ≤ 0 already does.
+    diagonal = np.diagonal(checked, axis1=1, axis2=2)
+    positive_diagonal = np.all(diagonal > 0, axis=1)
+    root = np.sqrt(np.where(positive_diagonal[:, None], diagonal, 1.0))
+    scaled = checked / (root[:, :, None] * root[:, None, :])
+    eigenvalues = np.linalg.eigvalsh(np.where(positive_diagonal[:, None, None], scaled, checked))
+    indefinite = ~(positive_diagonal & (eigenvalues[:, 0] > 1e-12 * eigenvalues[:, -1]))
+    negative = np.any(mu < 0, axis=1) | ~np.all(np.isfinite(mu), axis=1)
+    failing = np.flatnonzero(nonfinite | start | asymmetric | indefinite | negative)
     if failing.size == 0:
         return None
     i = int(failing[0])
-    if not finite[i]:
+    if nonfinite[i]:
+        field = _leaf_names(system)[int(np.argmin(finite[i]))]
+        return i, f"{name}: {field} is not finite: expected finite parameters"
+    if start[i]:
+        return i, f"{name}: initial state (q₀, v₀) = ({q0[i]}, {v0[i]}) is not finite: expected a finite state"
+    if not finite_mass[i]:
         return i, f"{name}: mass matrix at the initial state is not finite: expected a finite, positive definite M"
     if asymmetric[i]:
         return i, f"{name}: mass matrix at the initial state is not symmetric: expected M = Mᵀ"
     if indefinite[i]:
         low, high = eigenvalues[i, 0], eigenvalues[i, -1]
+        what = "eigenvalues" if not positive_diagonal[i] else "eigenvalues, scaled to a unit diagonal,"
         return i, (
-            f"{name}: mass matrix at the initial state has eigenvalues {low:.3g} … {high:.3g}: expected a "
+            f"{name}: mass matrix at the initial state has {what} {low:.3g} … {high:.3g}: expected a "
             "positive definite M (a singular or indefinite mass matrix has no motion to integrate)"
         )
     return i, f"{name}: friction coefficients {mu[i]}: expected μ ≥ 0"
 
 
+def _host(values: SystemValues, batched: bool) -> tuple[np.ndarray, ...]:
+    mass, mu, q0, v0, finite = values
+    arrays = [np.asarray(a, np.float64) for a in (mass, mu, q0, v0)]
+    flags = np.stack([np.asarray(f) for f in finite], axis=-1) if finite else np.ones((*q0.shape[:-1], 0), bool)
+    if not batched:
+        arrays, flags = [a[None] for a in arrays], flags[None]
+    return (*arrays, flags)
+
+
+#: Set while systems are built whose caller checks them together afterwards (:func:`checked_together`).
+_CHECKED_TOGETHER: contextvars.ContextVar[bool] = contextvars.ContextVar("checked_together", default=False)
+
+
+@contextlib.contextmanager
+def checked_together() -> Iterator[None]:
+    """Systems built inside are not checked one by one as they are built: the caller checks them all afterwards
+    with :func:`check_system` or :func:`first_bad_system` (the same rules, one evaluation instead of two)."""
+    token = _CHECKED_TOGETHER.set(True)
+    try:
+        yield
+    finally:
+        _CHECKED_TOGETHER.reset(token)
+
+
+def check_built(system: Any, shape_problem: Callable[[Any], str | None], values: Callable[[Any], SystemValues]) -> None:
+    """At construction: :func:`check_system`'s values of a single system whose leaves are all concrete (Python
+    numbers, numpy or eager JAX arrays); a traced system has no values yet, and a batch (or a system whose shapes
+    are wrong) is checked as a batch, by :func:`first_bad_system`, or by :func:`check_system`."""
+    if _CHECKED_TOGETHER.get() or is_traced(system):
+        return
+    try:
+        if cached_shape_problem(system, shape_problem) is not None:
+            return
+    except (TypeError, ValueError, IndexError):  # shapes that do not even trace together: a batch, or a broken body
+        return
+    except NotImplementedError:  # a system for analysis only, with no initial state: nothing to check it at
+        return
+    with jax.ensure_compile_time_eval():  # built inside a trace, with concrete values: evaluate them now
+        found = _value_problems(system, *_host(values(system), batched=False))
+    if found is not None:
+        raise ValueError(found[1])
+
+
 def check_system(system: AbstractSystem) -> None:
     """Check, on the host, what a system's class cannot promise: at the initial state the arrays have the shapes
-    ``NUM_CONTACTS`` and ``q`` imply and ``M(q₀)`` is symmetric positive definite. Raises ``ValueError`` naming
-    what is wrong.
+    ``NUM_CONTACTS`` and ``q`` imply, the parameters and the state are finite, ``M(q₀)`` is symmetric positive
+    definite and ``μ ≥ 0``. Raises ``ValueError`` naming what is wrong.
 
-    Meant for one system with concrete values, before it is batched and solved (a batch is checked by
+    A system built from concrete values has passed these checks when it was built; this checks one whose values
+    were set otherwise (a tree operation, a batch taken apart). Meant for one system (a batch is checked by
     :func:`first_bad_system`); the studies check every system they build.
     """
-    problem = _shape_problem(system)
+    problem = cached_shape_problem(system, _shape_problem)
     if problem is not None:
         raise ValueError(problem)
-    mass, mu = _mass_and_friction(system)
-    found = _value_problems(type(system).__name__, np.asarray(mass, np.float64)[None], np.asarray(mu)[None])
+    found = _value_problems(system, *_host(_mass_and_friction(system), batched=False))
     if found is not None:
         raise ValueError(found[1])
 
@@ -198,8 +312,7 @@ def first_bad_system(systems: AbstractSystem) -> tuple[int, str] | None:
     """:func:`check_system` for a batch (every leaf with a leading axis), in one vmapped evaluation: the index
     of the first system that fails and why, or ``None``."""
     one = jax.tree_util.tree_map(lambda leaf: leaf[0], systems)
-    problem = _shape_problem(one)
+    problem = cached_shape_problem(one, _shape_problem)
     if problem is not None:
         return 0, problem
-    mass, mu = _batched_mass_and_friction(systems)
-    return _value_problems(type(one).__name__, np.asarray(mass, np.float64), np.asarray(mu))
+    return _value_problems(one, *_host(_batched_mass_and_friction(systems), batched=True))

@@ -22,7 +22,7 @@ from typing import ClassVar
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
-from regcontact._argument_checks import FINITE, NONNEGATIVE, check_argument, in_open_interval
+from regcontact._argument_checks import FINITE, NONNEGATIVE, Rule, check_arguments, in_open_interval
 from regcontact.systems._planar_rod import AbstractPlanarRod
 
 __all__ = ["TwoPointRod"]
@@ -32,6 +32,14 @@ class TwoPointRod(AbstractPlanarRod):
     """A rigid rod of mass ``m``, length ``l``, inertia ``I`` whose two ends are frictional contacts."""
 
     NUM_CONTACTS: ClassVar[int] = 2
+    ARGUMENT_RULES: ClassVar[dict[str, Rule]] = {
+        **AbstractPlanarRod.ROD_RULES,
+        "phi0": in_open_interval(-math.pi / 2, math.pi / 2, "−π/2, π/2"),
+        "height": NONNEGATIVE,
+        "vx0": FINITE,
+        "vy0": FINITE,
+        "omega0": FINITE,
+    }
 
     phi0: Float[Array, ""]
     height: Float[Array, ""]
@@ -55,10 +63,7 @@ class TwoPointRod(AbstractPlanarRod):
         omega0: ArrayLike = 0.0,
     ):
         self._set_rod(mass, length, inertia, gravity, torque, force_x, mu)
-        check_argument("phi0", phi0, in_open_interval(-math.pi / 2, math.pi / 2, "−π/2, π/2"))
-        check_argument("height", height, NONNEGATIVE)
-        for name, value in (("vx0", vx0), ("vy0", vy0), ("omega0", omega0)):
-            check_argument(name, value, FINITE)
+        check_arguments(self.ARGUMENT_RULES, phi0=phi0, height=height, vx0=vx0, vy0=vy0, omega0=omega0)
         f64 = lambda a: jnp.asarray(a, dtype=float)  # noqa: E731
         self.phi0 = f64(phi0)
         self.height = f64(height)

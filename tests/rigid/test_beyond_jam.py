@@ -32,12 +32,16 @@ def g2_reference():
 
 def test_the_rigid_slips_normal_force_integral_is_its_vertical_momentum_change(g1_reference):
     """``−∫b ds`` along the slip in ``s`` against the rod's vertical momentum, ``m(v_y − v_y0) + m g t`` (the
-    tangential Jacobian has no vertical component): an independent reading of ``∫λ_n dt``."""
+    tangential Jacobian has no vertical component): an independent reading of ``∫λ_n dt``, at the end of the
+    integration and at the G-spot it is extrapolated to (the reference's)."""
     q0, v0 = G1_ROD.initial_state()
     slip = rigid_slip(G1_ROD, q0, v0)
     _, v, t = slip.end
     momentum = float(v[1] - v0[1] + G1_ROD.gravity * t)
     assert float(slip.end_normal_impulse) == pytest.approx(momentum, abs=1e-9)
+    _, v, t = slip.jam
+    momentum = float(v[1] - v0[1] + G1_ROD.gravity * t)
+    assert g1_reference.t_jam == float(t)
     assert g1_reference.impulse[0] == pytest.approx(momentum, abs=1e-9)
     assert g1_reference.impulse[1] == pytest.approx(float(v[0] - v0[0]), abs=1e-9)  # λ_t = μ λ_n, v_x moves alone
 

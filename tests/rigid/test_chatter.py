@@ -4,7 +4,13 @@ restitution, against the closed forms of Champneys & Várkonyi Sec. 3.3."""
 import numpy as np
 import pytest
 
-from regcontact.rigid.chatter import bounce, chatter_directions, reverse_chatter_possible
+from regcontact.rigid.chatter import (
+    bounce,
+    bounce_directions,
+    chatter_directions,
+    direction_bracket,
+    reverse_chatter_possible,
+)
 from regcontact.rigid.darboux_keller import contact_space_energy, darboux_keller_map
 
 
@@ -48,3 +54,98 @@ def test_the_reverse_chatter_region_lies_at_larger_friction(ratio, r):
 def test_chatter_needs_gravity_towards_the_contact():
     with pytest.raises(ValueError, match="b < 0"):
         bounce(0.0, 1.0, 1.0, 0.0, 1.0, 0.5, 0.0, -1.0, 0.5, "poisson")
+
+
+def test_reverse_chatter_is_found_where_the_kept_direction_lies_far_out():
+    """μ = 1.95, r = 0.7, a/(−b) = 29 (B = 0.5, A = C = 1): the impact from ρ* = 2a/(−b) = 58 slips until the
+    compression ends exactly (slip stops at ``I = ρ/(μA − B) = 40 = 1/p⁺``) and restitutes in stick, so the map
+    keeps ρ* with the energetic ``e = r √(2 (C − B²/A) |W_c|)``, ``W_c = −1/(2p⁺)``: 3.83. The search used to
+    stop at |ρ| = 50."""
+    A, B, C, mu, r, ratio = 1.0, 0.5, 1.0, 1.95, 0.7, 29.0
+    p_plus = C - mu * B
+    expected = r * np.sqrt(2.0 * (C - B * B / A) / (2.0 * p_plus))
+    assert expected == pytest.approx(3.834, abs=1e-3)
+    (kept,) = [d for d in chatter_directions(ratio, -1.0, A, B, C, mu, r) if d.restitution > 1]
+    assert kept.ratio == pytest.approx(2 * ratio, rel=1e-9)
+    assert kept.restitution == pytest.approx(expected, rel=1e-9)
+    assert reverse_chatter_possible(ratio, -1.0, A, B, C, mu, r)
+
+
+@pytest.mark.parametrize("ratio", [1e3, 1e6])
+def test_a_kept_direction_at_any_distance_is_found(ratio):
+    """Past the Painlevé value (μ = 2.5: p⁺ < 0) every impact with ρ > 0 ends in stick, so ρ* = 2a/(−b) is kept
+    however large; it is found at a/(−b) = 1e3 and 1e6, with its e from the closed form of the stick phase."""
+    A, B, C, mu, r = 1.0, 0.5, 1.0, 2.5, 0.7
+    rho = 2.0 * ratio
+    found = [d for d in chatter_directions(ratio, -1.0, A, B, C, mu, r) if d.ratio > 0]
+    assert [d.ratio for d in found] == [pytest.approx(rho, rel=1e-9)]
+    outcome = darboux_keller_map(A, B, C, mu, rho, -1.0, r, "energetic")
+    assert found[0].restitution == pytest.approx(outcome.v, rel=1e-9)
+    assert found[0].slope == pytest.approx(0.0, abs=1e-9)  # R = 2a/(−b) whatever comes in: flat
+
+
+def test_no_kept_direction_lies_outside_the_bracket():
+    """:func:`direction_bracket` against the map itself: for random forms, laws, ``μ`` (near the Painlevé value
+    ``C/|B|`` too), ``r`` and ``a/(−b)`` over eight decades, ``R(ρ) − ρ`` keeps one sign beyond the bracket's ends
+    out to ``10⁶`` times them."""
+    rng = np.random.default_rng(29)
+    for _ in range(120):
+        A, C = rng.uniform(0.2, 2.0, 2)
+        B = rng.uniform(-0.98, 0.98) * np.sqrt(A * C)
+        mu = float(rng.choice([rng.uniform(0.0, 3.0), abs(C / B) * rng.uniform(0.9, 1.1)]))
+        r = float(rng.choice([rng.uniform(0.0, 1.0), 1.0]))
+        law = str(rng.choice(["poisson", "energetic", "newton"]))
+        a = float(rng.normal() * 10 ** rng.uniform(-2.0, 6.0))
+        low, high = direction_bracket(a, -1.0, A, B, C, mu, r)
+        assert low < 0 < high
+
+        def residual(rho):
+            outcome = darboux_keller_map(A, B, C, mu, rho, -1.0, r, law)
+            return outcome.u / outcome.v + 2 * a - rho if outcome.v > 0 else np.nan
+
+        for side, end in ((1.0, high), (-1.0, low)):
+            values = np.array([residual(x) for x in side * np.geomspace(abs(end), 1e6 * abs(end) + 1e9, 200)])
+            values = values[np.isfinite(values)]
+            assert np.all(values > 0) or np.all(values < 0)
+
+
+def test_the_directions_found_within_the_old_span_are_still_found():
+    """The search over the bracket keeps every direction the scan of ``[−50, 50]`` finds, and adds those beyond."""
+    rng = np.random.default_rng(11)
+    for _ in range(25):
+        A, C = rng.uniform(0.3, 2.0, 2)
+        B = rng.uniform(-0.9, 0.9) * np.sqrt(A * C)
+        mu, r, ratio = rng.uniform(0.0, 3.0), rng.uniform(0.1, 0.95), rng.uniform(-20.0, 20.0)
+
+        def impact(u, v):
+            outcome = darboux_keller_map(A, B, C, mu, u, v, r, "energetic")
+            return outcome.u, outcome.v
+
+        old = bounce_directions(ratio, -1.0, impact, span=50.0)
+        new = chatter_directions(ratio, -1.0, A, B, C, mu, r)
+        for direction in old:
+            assert any(d.ratio == pytest.approx(direction.ratio, rel=1e-7, abs=1e-9) for d in new)
+
+
+@pytest.mark.parametrize("law", ["poisson", "energetic"])
+def test_e_equals_r_on_one_straight_phase_and_follows_the_slopes_across_a_reversal(law):
+    """The module docstring's statement. On one straight line of the ``(I, v)`` plane ``e = r``. With a slip
+    reversal in compression (``S−`` stops, ``S+`` follows: ``|B| > μA``) restitution runs on ``p⁺`` alone, and
+    from ``v⁻ = −1``: Poisson's ``v⁺ = r p⁺ I_c`` (``e = r p̄_r/p̄_c``), the energetic ``v⁺ = r √(2 p⁺ |W_c|)``,
+    both below ``r`` here (the reversal lands on the shallower line ``p⁺ < p⁻``), where the old docstring had
+    Poisson give ``e = r`` without a slip–stick transition."""
+    A, B, C, mu, r = 1.0, 0.5, 1.0, 0.3, 0.7
+    straight = darboux_keller_map(A, B, C, mu, 2.0, -1.0, r, law)  # S+ accelerates: one line
+    assert set(straight.modes) == {"S+"} and straight.v == pytest.approx(r, rel=1e-12)
+    reversal = darboux_keller_map(A, B, C, mu, -0.2, -1.0, r, law)
+    assert reversal.modes == ("S-", "S+", "S+")
+    assert [phase.stage for phase in reversal.phases] == ["compression", "compression", "restitution"]
+    p_plus = C - mu * B
+    compression = [phase for phase in reversal.phases if phase.stage == "compression"]
+    if law == "poisson":
+        expected = r * p_plus * reversal.compression_impulse
+    else:
+        work = sum(0.5 * (ph.start[1] + ph.end[1]) * (ph.end_impulse - ph.start_impulse) for ph in compression)
+        expected = r * np.sqrt(2.0 * p_plus * abs(work))
+    assert reversal.v == pytest.approx(expected, rel=1e-12)
+    assert reversal.v < 0.95 * r

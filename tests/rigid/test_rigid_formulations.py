@@ -87,11 +87,13 @@ def test_force_acceleration_solutions_obey_the_contact_law(rod):
     slip = state.contact_velocity[0, 1]
     sliding = abs(slip) > 1e-9 * velocity_scale  # any slip, however slow, is sliding
     for solution in force_acceleration(state):
-        np.testing.assert_allclose(
-            solution.contact_rate, state.jacobian_matrix @ solution.acceleration + state.jacobian_rates[0], atol=1e-12
-        )
         lam, u = solution.reaction, solution.contact_rate
-        assert lam[0] >= 0 and u[0] >= -1e-9 and abs(lam[0] * u[0]) <= 1e-9
+        # near the Painlevé boundary (A → 0) forces grow without bound: round-off is relative to their terms
+        terms = np.abs(state.delassus).max() * np.abs(lam).max() + np.abs(state.free_acceleration).max()
+        np.testing.assert_allclose(
+            u, state.jacobian_matrix @ solution.acceleration + state.jacobian_rates[0], atol=1e-12 * terms
+        )
+        assert lam[0] >= 0 and u[0] >= -1e-9 * terms and abs(lam[0] * u[0]) <= 1e-9 * lam[0] * terms
         if sliding:  # friction opposes the current slip at the cone's edge (Eq. 8)
             assert lam[1] == pytest.approx(-np.sign(slip) * state.mu[0] * lam[0], abs=1e-12)
         else:

@@ -58,3 +58,13 @@ def test_bad_input_stops_with_one_line(tmp_path, capsys, assignment, key):
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and err[0].startswith(f"regcontact: config error: {key} = "), err
     assert not out.exists()
+
+
+def test_a_contact_form_that_is_not_positive_definite_stops_with_one_line(tmp_path, capsys):
+    """``system.B = 10`` (``AC < B²``) was taken by the config and ended in the rigid sequence's traceback: the
+    system's own rule now refuses it before anything runs."""
+    out = tmp_path / "out"
+    assert main(["run", str(CHATTER), "--out", str(out), "--set", "system.B=10"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("regcontact: config error: system."), err
+    assert not out.exists()

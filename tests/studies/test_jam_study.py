@@ -28,13 +28,28 @@ def test_the_g1_rod_jumps_into_stick_and_approaches_the_rigid_jump(g1):
     reference = g1.references["rigid"]["system"]
     assert reference["jam_case"] == "G1"
     assert reference["t_jam"] == pytest.approx(0.43192, abs=1e-5)
-    assert reference["jump_into_stick"]["normal_impulse"] == pytest.approx(0.263384, abs=1e-6)
+    assert reference["jump_into_stick"]["normal_impulse"] == pytest.approx(0.263381, abs=1e-6)  # at p = 0
     assert [row["outcome"] for row in g1.rows] == ["jump_into_stick"] * 3 and not g1.failures
     errors = np.abs([row["jump_impulse_error"] for row in g1.rows])
     assert np.all(np.diff(np.log10(errors)) < -0.4)  # order ≈ 1/2 (docs: 0.43 over 1e7 … 1e10)
     found = g1.extra["convergence"]["system/spring_damper"]
     assert found["converges"] and found["settled_from_alpha"] == 1e4 and found["order"] > 0.4
     assert any("converges" in line for line in g1.summary)
+
+
+def test_a_g1_rod_whose_p_falls_to_round_off_first_is_a_jam():
+    """μ = 2.5 under gravity alone: the G1 G-spot has α₁/α₃ ≈ 5.5, so ``p`` reaches its round-off while ``|b|`` is
+    still above the jam tolerance. The ``[system]`` rod started next to it was refused ("p ≤ 0 away from the
+    G-spot"); it jams, in case G1."""
+    rod = ["system.mu=2.5", "system.phi0=0.4739777019365739", "system.omega0=1.2137497533275774"]
+    rod += ["system.vx0=-2.5539906907012297", 'rods.cases=["system"]']
+    config = load_study(JAM, rod).config
+    assert jam_study.check(config, []) == []
+    rigid, reference, linearisation = jam_study._rod_reference("system", config)
+    entry = jam_study._reference_entry(rigid, reference, linearisation)
+    assert entry["jam_case"] == "G1"
+    alpha1, _, alpha3 = entry["alpha1_alpha2_alpha3"]
+    assert alpha1 / alpha3 == pytest.approx(5.49, abs=0.01)
 
 
 def test_an_outcome_that_changes_with_alpha_does_not_converge():

@@ -213,6 +213,6 @@ def test_a_bad_system_in_a_batch_is_named_by_its_values():
     tables = [{**table, "A": 1.0, "C": 1.0, "B": b} for b in np.linspace(0.0, 1.5, 40).tolist()]
     with pytest.raises(ConfigError) as error:
         systems_from_config(tables)
-    assert error.value.key == "system.kind"
-    assert "ReducedSingleContact: mass matrix at the initial state is not finite" in str(error.value)
-    assert str(error.value).endswith("at B=1.0)")  # the first with B² ≥ A C: a singular inverse mass
+    # the first with B² ≥ A C (a singular inverse mass), refused by the system's own rule, naming B
+    assert error.value.key == "system.B" and error.value.expected.startswith("B² < A C = 1: ")
+    assert str(error.value).endswith("at B=1.0")

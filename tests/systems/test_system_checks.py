@@ -3,6 +3,7 @@ positive definite mass matrix at the initial state."""
 
 from typing import ClassVar
 
+import equinox as eqx
 import jax
 import jax.numpy as jnp
 import pytest
@@ -77,6 +78,26 @@ def test_a_singular_or_indefinite_mass_matrix_is_refused(mass):
         check_system(PointMass(mass=jnp.asarray(mass)))
 
 
+class CoupledMass(PointMass):
+    """``M = [[m, c], [c, m·s²]]``: coordinates of very different sizes (scale ``s``), coupled by ``c``."""
+
+    coupling: jax.Array
+    size: jax.Array
+
+    def mass_matrix(self, q):
+        m, c, s = self.mass, self.coupling, self.size
+        return jnp.array([[m, c], [c, m * s**2]])
+
+
+@pytest.mark.parametrize("size", [1e-12, 1.0, 1e12])
+def test_definiteness_does_not_depend_on_the_coordinates_units(size):
+    """A rod of 1e-10 m has I = 1e-21 kg m² beside m = 1 kg: positive definite whatever the ratio of the entries;
+    ``M`` with ``c² = m² s²`` (the coordinates locked together) is singular at every size, and refused."""
+    check_system(CoupledMass(mass=jnp.asarray(1.0), coupling=jnp.asarray(0.5 * size), size=jnp.asarray(size)))
+    with pytest.raises(ValueError, match="scaled to a unit diagonal.*expected a positive definite M"):
+        check_system(CoupledMass(mass=jnp.asarray(1.0), coupling=jnp.asarray(size), size=jnp.asarray(size)))
+
+
 def test_contact_arrays_of_the_wrong_shape_are_refused():
     class TwoGapsOneContact(PointMass):
         def gaps(self, q):
@@ -87,6 +108,9 @@ def test_contact_arrays_of_the_wrong_shape_are_refused():
 
 
 def test_negative_friction_is_refused():
-    # The constructor refuses a host value (tests/test_api_arguments.py); a JAX array passes it unread.
+    # The constructor refuses a concrete value, an eager JAX array too; a value set by a tree operation is
+    # refused by the check.
+    with pytest.raises(ValueError, match=r"^mu = -0.5: expected a number ≥ 0$"):
+        PainleveRod(mu=jnp.asarray(-0.5))
     with pytest.raises(ValueError, match="expected μ ≥ 0"):
-        check_system(PainleveRod(mu=jnp.asarray(-0.5)))
+        check_system(eqx.tree_at(lambda rod: rod.mu, PainleveRod(), jnp.asarray(-0.5)))

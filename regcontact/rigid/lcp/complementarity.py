@@ -60,13 +60,16 @@ def lcp_residual(M: ArrayLike, q: ArrayLike, z: ArrayLike) -> LCPResidual:
     return LCPResidual(float(infeasibility), float(natural), float(product), scale)
 
 
-def solutions_coincide(a: ArrayLike, b: ArrayLike, tol: float, scale: float) -> bool:
+def solutions_coincide(a: ArrayLike, b: ArrayLike, tol: float, scale: float, accuracy: ArrayLike | None = None) -> bool:
     """Whether two computed solutions are the same point: equal up to ``tol`` relative to their size or to
-    ``scale`` (the typical size of a solution), whichever is larger. A degenerate solution is reached from
-    several index sets, each with its own round-off."""
+    ``scale`` (the typical size of a solution), whichever is larger, and, component by component, up to
+    ``accuracy`` (the two points' round-off added, where known). A degenerate solution is reached from several
+    index sets, each with its own round-off."""
     a, b = np.asarray(a, float), np.asarray(b, float)
     size = max(np.abs(a).max(initial=0.0), np.abs(b).max(initial=0.0), scale)
-    return bool(np.abs(a - b).max(initial=0.0) <= tol * size)
+    if accuracy is None:
+        return bool(np.abs(a - b).max(initial=0.0) <= tol * size)
+    return bool(np.all(np.abs(a - b) <= tol * size + np.asarray(accuracy, float)))
 
 
 def clip_round_off(M: ArrayLike, q: ArrayLike, z: ArrayLike, tol: float) -> NDArray[np.float64]:

@@ -32,6 +32,14 @@ law for ``ũ = W̃ λ̃ + b̃`` with ``W̃ = (ρ/σ) W``, ``b̃ = b/σ``; its LC
 ``D_z = diag(ρ, ρ, ρ, σ)``, ``D_w = diag(1/σ, 1/σ, 1/σ, 1/ρ)`` and ``q̃ = D_w q``. :meth:`FrictionLCP.nondimensional`
 takes ``σ ≈ ‖b‖∞`` and ``σ/ρ ≈ ‖W‖∞``, so that ``‖W̃‖∞`` and ``‖b̃‖∞`` are O(1), and
 :func:`friction_solutions` solves that problem and multiplies the reactions by ``ρ``.
+
+Any ``μ``. No units make the whole matrix of order one for every ``μ``: the cone row holds ``μ`` beside the rate
+rows' ``W̃ ≈ 1``, and a sticking solution has ``λ_n ~ λ_t`` while a sliding one at large ``μ`` has ``λ_n = |λ_t|/μ``.
+So the search is told how each entry is made (:meth:`FrictionLCP.data_scales`, :func:`law_data_scales`) and judges
+each index set in its own units (:class:`~regcontact.rigid.lcp.enumeration.DataScales`), and it never puts ``λ⁺``
+beside ``λ⁻`` in a support: such a solution is a split of one with either zero, up to ``λ⁺ + λ⁻ = μ λ_n``, whose
+difference (the friction) carries the split's round-off. Right from ``μ = 0`` to :data:`CHECKED_MU` = 1e300
+(``docs/rigid.md``, "Any friction coefficient").
 """
 
 from __future__ import annotations
@@ -43,9 +51,15 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from regcontact.rigid.lcp.complementarity import solutions_coincide
-from regcontact.rigid.lcp.enumeration import ROUND_OFF, SolutionContinuum, all_solutions
+from regcontact.rigid.lcp.enumeration import ROUND_OFF, DataScales, LCPSolutions, SolutionContinuum, all_solutions
 
-__all__ = ["FrictionLCP", "FrictionSolutions", "friction_lcp", "friction_solutions"]
+__all__ = ["CHECKED_MU", "FrictionLCP", "FrictionSolutions", "friction_lcp", "friction_solutions"]
+
+#: The friction coefficients every rigid formulation is checked over, ``0 … 1e300``
+#: (``tests/rigid/test_rigid_any_mu.py``). Beyond, ``μ`` times a Delassus matrix of order one nears the largest
+#: float: a sliding contact's folded column ``G_·n − s μ G_·t`` overflows near ``1e308`` (refused where it does,
+#: :func:`~regcontact.rigid.lcp.multi_contact_friction_lcp`); the rigid study refuses ``μ`` above this.
+CHECKED_MU = 1e300
 
 # Rows of this matrix map the LCP unknowns z = (λ_n, λ⁺, λ⁻, β) to the reaction (λ_n, λ_t).
 _TO_REACTION = np.array([[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, -1.0, 0.0]])
@@ -84,6 +98,10 @@ class FrictionLCP:
         rate = _nearest_power_of_two(np.abs(self.free).max(), default=norm_W)
         return rate / norm_W, rate
 
+    def data_scales(self) -> DataScales:
+        """The round-off each entry carries (:func:`law_data_scales`)."""
+        return law_data_scales(self.M, self.delassus, self.free, np.array([3]), np.array([], dtype=int), self.mu)
+
     def nondimensional(self) -> tuple[FrictionLCP, float, float]:
         """The same law in units of :meth:`scales`: ``(problem for ũ = (ρ/σ) W λ̃ + b/σ, ρ, σ)``.
 
@@ -100,14 +118,43 @@ def _nearest_power_of_two(x: float, default: float = 1.0) -> float:
     return math.ldexp(1.0, round(math.log2(x))) if x > 0 else default
 
 
+def law_data_scales(
+    M: NDArray[np.float64],
+    delassus: NDArray[np.float64],
+    free: NDArray[np.float64],
+    cone_rows: NDArray[np.int_],
+    folded: NDArray[np.int_],
+    folded_mu: ArrayLike,
+) -> DataScales:
+    """The uncertainty of a friction LCP's entries (:class:`~regcontact.rigid.lcp.enumeration.DataScales`), from
+    how each is made.
+
+    Rate rows (``u_n``, ``u_t ± β``) are computed from ``G`` and ``b``: their reaction entries carry errors of
+    the size ``‖G‖∞`` (a folded column ``G_·n − s μ G_·t``: ``(1 + μ) ‖G‖∞``), their constants of ``‖b‖∞``; the
+    slack ``β`` enters them with an exact ``1``. The cone rows ``μ λ_n − λ⁺ − λ⁻`` (``cone_rows``) are exact
+    numbers: each entry is its own scale, and ``q = 0`` there. So ``μ`` of any size never swamps the rate rows,
+    and a cone row is held to its own terms.
+    """
+    size = M.shape[0]
+    norm_G = float(np.abs(delassus).sum(axis=1).max(initial=0.0))
+    entries = np.full((size, size), norm_G)
+    entries[:, folded] *= 1.0 + np.asarray(folded_mu, dtype=float)
+    slack = cone_rows  # β of a contact is the unknown of its cone row
+    entries[:, slack] = np.abs(M[:, slack])
+    entries[cone_rows] = np.abs(M[cone_rows])
+    constants = np.full(size, float(np.abs(free).max(initial=0.0)))
+    constants[cone_rows] = 0.0
+    return DataScales(entries=entries, constants=constants)
+
+
 def friction_lcp(delassus: ArrayLike, free: ArrayLike, mu: float) -> FrictionLCP:
     """Build the standard LCP of the contact law for ``u = W λ + b`` (see the module docstring)."""
     W = np.asarray(delassus, dtype=float)
     b = np.asarray(free, dtype=float)
     if W.shape != (2, 2) or b.shape != (2,):
         raise ValueError(f"expected a 2×2 Delassus matrix and a 2-vector, got {W.shape} and {b.shape}")
-    if mu < 0:
-        raise ValueError(f"the friction coefficient must be non-negative, got mu = {mu}")
+    if not (math.isfinite(mu) and mu >= 0):
+        raise ValueError(f"mu = {mu!r}: expected a finite friction coefficient ≥ 0")
     (w_nn, w_nt), (w_tn, w_tt) = W
     M = np.array(
         [
@@ -152,8 +199,9 @@ def friction_solutions(problem: FrictionLCP, tol: float = 1e-12) -> FrictionSolu
 
 def _reactions(problem: FrictionLCP, tol: float) -> FrictionSolutions:
     """Distinct reactions of a (well-scaled) friction LCP, from every solution of the LCP."""
-    found = all_solutions(problem.M, problem.q, tol=tol)
+    found = all_solutions(problem.M, problem.q, tol=tol, scales=problem.data_scales(), apart=[(1, 2)])
     reactions = [problem.reaction(z) for z in found.solutions]
+    accuracies = [np.abs(_TO_REACTION) @ error for error in _accuracy(found)]
     continua = []
     for continuum in found.continua:
         lam_n = continuum.range(_TO_REACTION[0])
@@ -161,9 +209,22 @@ def _reactions(problem: FrictionLCP, tol: float) -> FrictionSolutions:
         ends = np.array([[lam_n[0], lam_t[0]], [lam_n[1], lam_t[1]]])
         if reactions_fixed(continuum, _TO_REACTION, ends):
             reactions.append(problem.reaction(continuum.extremes[0]))  # only β or the λ± split vary
+            accuracies.append(np.abs(_TO_REACTION) @ _extreme_accuracy(continuum))
         else:
             continua.append(ends)
-    return FrictionSolutions(reactions=distinct_reactions(problem, reactions, tol), continua=tuple(continua))
+    return FrictionSolutions(
+        reactions=distinct_reactions(problem, reactions, tol, accuracies), continua=tuple(continua)
+    )
+
+
+def _extreme_accuracy(continuum: SolutionContinuum) -> NDArray[np.float64]:
+    """The round-off of a continuum's first extreme point (zeros where the search does not know it)."""
+    return np.zeros_like(continuum.extremes[0]) if continuum.accuracy is None else continuum.accuracy[0]
+
+
+def _accuracy(found: LCPSolutions) -> NDArray[np.float64]:
+    """The round-off of each of ``found``'s solutions (zeros where the search does not know it)."""
+    return np.zeros_like(found.solutions) if found.accuracy is None else found.accuracy
 
 
 def reactions_fixed(continuum: SolutionContinuum, to_reaction: NDArray[np.float64], ends: NDArray[np.float64]) -> bool:
@@ -176,20 +237,34 @@ def reactions_fixed(continuum: SolutionContinuum, to_reaction: NDArray[np.float6
     (:data:`~regcontact.rigid.lcp.enumeration.ROUND_OFF` of its size), e.g. a split direction combined with a
     reaction direction the polyhedron has no extent along. A continuum of reactions however thin stays one.
     """
-    image = np.abs(to_reaction @ continuum.directions.T).max(initial=0.0)
+    directions = continuum.directions
+    directions = directions / np.maximum(np.linalg.norm(directions, axis=1, keepdims=True), 1e-300)  # unit rows
+    image = np.abs(to_reaction @ directions.T).max(initial=0.0)
     if image <= ROUND_OFF * np.abs(to_reaction).max(initial=0.0):
         return True
     size = max(np.abs(ends[np.isfinite(ends)]).max(initial=0.0), 1e-300)
     return bool(np.all(np.isfinite(ends)) and np.ptp(ends, axis=0).max() <= ROUND_OFF * size)
 
 
-def distinct_reactions(problem: FrictionLCP, reactions: list[NDArray[np.float64]], tol: float) -> NDArray[np.float64]:
+def distinct_reactions(
+    problem: FrictionLCP,
+    reactions: list[NDArray[np.float64]],
+    tol: float,
+    accuracies: list[NDArray[np.float64]] | None = None,
+) -> NDArray[np.float64]:
     """``reactions`` without repeats (``(m, 2)``, first occurrences kept): equal to ``1e2 tol`` relative to their
-    size or to the problem's typical reaction ``‖b‖∞ / max|W|``."""
+    size or to the problem's typical reaction ``‖b‖∞ / max|W|``, plus both reactions' round-off
+    (``accuracies``, where known: ``λ_t = λ⁺ − λ⁻`` of two large split parts is only as exact as they are)."""
     norm_W = np.abs(problem.delassus).max()
     reaction_scale = np.abs(problem.free).max() / norm_W if norm_W > 0 else 0.0  # typical size of a reaction
+    errors = [np.zeros(2)] * len(reactions) if accuracies is None else accuracies
     distinct: list[NDArray[np.float64]] = []
-    for reaction in reactions:
-        if not any(solutions_coincide(reaction, other, 1e2 * tol, reaction_scale) for other in distinct):
+    kept: list[NDArray[np.float64]] = []
+    for reaction, error in zip(reactions, errors):
+        if not any(
+            solutions_coincide(reaction, other, 1e2 * tol, reaction_scale, None if accuracies is None else error + e)
+            for other, e in zip(distinct, kept)
+        ):
             distinct.append(reaction)
+            kept.append(error)
     return np.array(distinct).reshape(len(distinct), 2)

@@ -1,27 +1,23 @@
 """Every reaction of many one-contact friction LCPs at once: the enumeration of :func:`friction_solutions`, batched.
 
-:func:`friction_solutions` visits the 16 index sets of the LCP in ``z = (λ_n, λ⁺, λ⁻, β)`` one problem at a
+:func:`friction_solutions` visits the index sets of the LCP in ``z = (λ_n, λ⁺, λ⁻, β)`` one problem at a
 time, and analyses each singular index set with linear programs (HiGHS): about 15 LPs per problem, 85 % of its
 time. Here the index sets are visited for all problems together (one batched SVD and solve per index set, the
 same LAPACK calls as the one-problem search, so the same bits), and the singular index sets are recognised
-instead of solved. For a friction LCP whose Delassus matrix ``W`` is regular, four index sets are always
-singular, with one-dimensional null spaces, and their solution sets are known in closed form:
+instead of solved. The search never puts ``λ⁺`` and ``λ⁻`` in one support (a solution with both is a split of one
+with either zero, :func:`~regcontact.rigid.lcp.all_solutions`' ``apart``); of the twelve index sets left, two are
+singular for a regular ``W`` and ``μ > 0`` (in their own units, :class:`~regcontact.rigid.lcp.enumeration.DataScales`),
+with one-dimensional null spaces and solution sets known in closed form:
 
 ``{β}`` and ``{λ_n, β}``
     ``λ = 0`` with any slip ``β ≥ |u_t|``: a continuum of the LCP that is the single reaction ``Λ = 0``, present
-    when ``b_n ≥ 0`` (``{λ_n, β}`` only adds it again, at round-off ``λ_n``, when ``b_n = 0``);
-``{λ⁺, λ⁻}``
-    empty when ``b_t ≠ 0`` (friction in both directions with no normal reaction);
-``{λ_n, λ⁺, λ⁻}``
-    the sticking reaction with every split ``λ_t = λ⁺ − λ⁻``: one reaction, which the regular index set
-    ``{λ_n, λ±}`` already lists, present when sticking is admissible.
+    when ``b_n ≥ 0`` (``{λ_n, β}`` only adds it again, at round-off ``λ_n``, when ``b_n`` is zero to round-off).
 
 A problem is taken on this fast path only when those facts hold with a clear margin: the same index sets and
-no others singular, ``|b_t|`` not small against ``‖q‖∞``, ``b_n`` and the sticking reaction's cone and sign
-conditions away from their tolerance thresholds. Any other problem (a singular ``W``, ``μ = 0``, a sticking
-reaction on the cone's edge, the Painlevé boundary ``W_nn ± μ W_nt = 0``, …) gets ``None`` and the caller
-solves it with :func:`friction_solutions`. On the fast path the result is :func:`friction_solutions`' own, bit
-for bit: the same points from the same solves, accepted and merged by the same functions, in the same order.
+no others singular, ``b_n`` away from the thresholds of both. Any other problem (a singular ``W``, ``μ = 0``, the
+Painlevé boundary ``W_nn ± μ W_nt = 0``, …) gets ``None`` and the caller solves it with
+:func:`friction_solutions`. On the fast path the result is :func:`friction_solutions`' own, bit for bit: the same
+points from the same solves, accepted and merged by the same functions, in the same order.
 """
 
 from __future__ import annotations
@@ -29,13 +25,27 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from regcontact.rigid.lcp.enumeration import _accept, _add_distinct
-from regcontact.rigid.lcp.friction import FrictionLCP, FrictionSolutions, distinct_reactions, friction_lcp
+from regcontact.rigid.lcp.enumeration import (
+    _masks,
+    accept_in_own_units,
+    add_distinct_in_own_units,
+    block_units,
+    solve_accuracy,
+)
+from regcontact.rigid.lcp.friction import (
+    _TO_REACTION,
+    FrictionLCP,
+    FrictionSolutions,
+    distinct_reactions,
+    friction_lcp,
+)
 
 __all__ = ["friction_solutions_batch"]
 
-# Index sets as bit masks of z = (λ_n, λ⁺, λ⁻, β), and the rank of each singular one for a regular W, μ > 0.
-_SINGULAR_RANKS = {0b0110: 1, 0b0111: 2, 0b1000: 0, 0b1001: 1}
+# Index sets as bit masks of z = (λ_n, λ⁺, λ⁻, β): those the one-problem search visits (never λ⁺ with λ⁻), and the
+# rank of each that is singular for a regular W, μ > 0.
+_MASKS = _masks(4, [(1, 2)])
+_SINGULAR_RANKS = {0b1000: 0, 0b1001: 1}
 
 
 def friction_solutions_batch(
@@ -54,69 +64,75 @@ def friction_solutions_batch(
         return []
     M = np.stack([problem.M for problem in scaled])
     q = np.stack([problem.q for problem in scaled])
-    norm_M = np.linalg.norm(M, 2, axis=(1, 2))
+    data = [problem.data_scales() for problem in scaled]
+    E = np.stack([scales.entries for scales in data])
+    Q = np.stack([scales.constants for scales in data])
     fast = _clear_cut(scaled)
     points: list[list[NDArray[np.float64]]] = [[] for _ in range(count)]
-    z_scale = np.abs(q).max(axis=1) / norm_M
-    for mask in range(16):
+    errors: list[list[NDArray[np.float64]]] = [[] for _ in range(count)]
+    for mask in _MASKS:
         support = np.array([i for i in range(4) if mask >> i & 1], dtype=int)
-        z = np.zeros((count, 4))
+        z, units, accuracy = np.zeros((count, 4)), np.zeros((count, 4)), np.zeros((count, 4))
         if support.size:
             block = M[:, support[:, None], support[None, :]]
-            sigma = np.linalg.svd(block)[1]
-            rank = np.sum(sigma > tol * norm_M[:, None], axis=1)
+            c, r, u = block_units(E[:, support[:, None], support[None, :]])
+            sigma = np.linalg.svd(r[:, :, None] * block * c[:, None, :])[1]
+            rank = np.sum(sigma > tol * u[:, None], axis=1)
             singular = rank < support.size
             expected = _SINGULAR_RANKS.get(mask, support.size)  # singular exactly where W regular makes it so
             fast &= rank == expected
             regular = fast & ~singular
             if mask in _SINGULAR_RANKS or not regular.any():
                 continue
-            z[np.ix_(regular, support)] = np.linalg.solve(block[regular], -q[regular][:, support, None])[..., 0]
+            rhs = -q[regular][:, support]
+            solved = np.linalg.solve(block[regular], rhs[..., None])[..., 0]
+            z[np.ix_(regular, support)] = solved
+            c = c[regular]
+            units[np.ix_(regular, support)] = c * np.abs(solved / c).max(axis=1, keepdims=True)
+            accuracy[np.ix_(regular, support)] = solve_accuracy(block[regular], solved, rhs)
         else:
             regular = fast.copy()
-        for j in np.flatnonzero(regular & _roughly_solves(M, q, z)).tolist():
-            point = _accept(M[j], q[j], z[j], tol)
+        for j in np.flatnonzero(regular & _roughly_solves(M, q, z, units, accuracy, E, Q, tol)).tolist():
+            point = accept_in_own_units(M[j], q[j], z[j], units[j], accuracy[j], data[j], tol)
             if point is not None:
-                _add_distinct(points[j], point, M[j], q[j], 1e2 * tol, z_scale[j])
+                add_distinct_in_own_units(
+                    points[j], errors[j], point, accuracy[j], M[j], q[j], 1e2 * tol, data[j].solution_scale()
+                )
     results: list[FrictionSolutions | None] = []
     for i, problem in enumerate(scaled):
         if not fast[i]:
             results.append(None)
             continue
         reactions = [problem.reaction(point) for point in points[i]]
-        sticking = _sticking(problem)
-        if _sticking_admissible(problem, sticking):  # the copy from {λ_n, λ⁺, λ⁻}, merged into the listed one
-            copies = distinct_reactions(problem, [*reactions, sticking], tol)
-            if len(copies) != len(distinct_reactions(problem, reactions, tol)):
-                results.append(None)
-                continue
+        accuracies = [np.abs(_TO_REACTION) @ error for error in errors[i]]
         if _free_at_round_off(problem):  # {β}: Λ = 0, after the isolated points as the one-problem search lists it
             reactions.append(np.zeros(2))
-        found = distinct_reactions(problem, reactions, tol)
+            accuracies.append(np.zeros(2))
+        found = distinct_reactions(problem, reactions, tol, accuracies)
         results.append(FrictionSolutions(reactions=reaction_scales[i] * found, continua=()))
     return results
 
 
-def _roughly_solves(M: NDArray[np.float64], q: NDArray[np.float64], z: NDArray[np.float64]) -> NDArray[np.bool_]:
-    """Which ``z`` come within ``1e-9`` of solving their LCP (relative, as :func:`lcp_residual`): a superset of
-    those the exact test at ``tol ≤ 1e-11`` accepts, so only these are tested exactly."""
-    w = np.einsum("nij,nj->ni", M, z) + q
-    norm = np.abs(M).sum(axis=2).max(axis=1)
-    scale = np.maximum(np.maximum(norm * np.abs(z).max(axis=1), np.abs(q).max(axis=1)), 1e-300)
-    z_hat = norm[:, None] * z
-    worst = np.maximum(-np.minimum(z_hat.min(axis=1), w.min(axis=1)), np.abs(np.minimum(z_hat, w)).max(axis=1))
-    return worst <= 1e-9 * scale
-
-
-def _sticking(problem: FrictionLCP) -> NDArray[np.float64]:
-    """The reaction with ``u = 0`` (``W`` is regular on the fast path)."""
-    return np.asarray(np.linalg.solve(problem.delassus, -problem.free), dtype=np.float64)
-
-
-def _sticking_admissible(problem: FrictionLCP, sticking: NDArray[np.float64]) -> bool:
-    """Whether the sticking reaction is inside the cone (``λ_n > 0``, ``|λ_t| < μ λ_n``); the margins were
-    checked by :func:`_clear_cut`."""
-    return bool(sticking[0] > 0.0 and abs(sticking[1]) < problem.mu * sticking[0])
+def _roughly_solves(
+    M: NDArray[np.float64],
+    q: NDArray[np.float64],
+    z: NDArray[np.float64],
+    units: NDArray[np.float64],
+    accuracy: NDArray[np.float64],
+    E: NDArray[np.float64],
+    Q: NDArray[np.float64],
+    tol: float,
+) -> NDArray[np.bool_]:
+    """Which ``z`` come within four times :func:`accept_in_own_units`' allowances of solving their LCP: a superset
+    of those it accepts, so only these are tested exactly."""
+    slack = 4.0 * (tol * units + accuracy)
+    clipped = np.where((z < 0) & (z >= -slack), 0.0, z)
+    w = np.einsum("nij,nj->ni", M, clipped) + q
+    allowance = 4.0 * (
+        tol * (np.einsum("nij,nj->ni", E, np.abs(clipped)) + Q) + np.einsum("nij,nj->ni", np.abs(M), accuracy)
+    )
+    ok = np.all(clipped >= 0, axis=1) & np.all(w >= -allowance, axis=1)
+    return ok & np.all((clipped <= 0) | (np.abs(w) <= allowance), axis=1) & np.all(np.isfinite(z), axis=1)
 
 
 def _free_at_round_off(problem: FrictionLCP) -> bool:
@@ -125,26 +141,31 @@ def _free_at_round_off(problem: FrictionLCP) -> bool:
     return bool(problem.free[0] >= -0.5e-12 * np.abs(problem.q).max())
 
 
+def _normal_slack_residual(problem: FrictionLCP, tol: float = 1e-12) -> tuple[float, float]:
+    """The index set ``{λ_n, β}`` as the one-problem search sees it (its block ``[[W_nn, 0], [μ, 0]]`` singular in
+    its own units): the residual of its least-squares point and the threshold above which it has no solution."""
+    support = np.array([0, 3])
+    block = problem.M[np.ix_(support, support)]
+    c, r, u = block_units(problem.data_scales().entries[np.ix_(support, support)])
+    U, sigma, Vt = np.linalg.svd(r[:, None] * block * c)
+    rhs = -problem.q[support]
+    y = Vt[:1].T @ ((U[:, :1].T @ (r * rhs)) / sigma[:1])
+    residual = float(np.abs(r * (block @ (c * y) - rhs)).max())
+    rhs_scale = np.abs(r * problem.data_scales().constants[support]).max()
+    return residual, tol * max(float(rhs_scale), float(u) * float(np.abs(y).max()))
+
+
 def _clear_cut(scaled: list[FrictionLCP]) -> NDArray[np.bool_]:
     """Which problems have the singular index sets of the module docstring with their solution sets decided by a
     clear margin (the index sets' ranks are checked by the caller)."""
     fast = np.ones(len(scaled), dtype=bool)
     for i, problem in enumerate(scaled):
         q_max = np.abs(problem.q).max()
-        b_n, b_t = problem.free
-        w_nn = problem.delassus[0, 0]
-        ok = problem.mu > 0.0 and abs(b_t) >= 1e-3 * q_max  # {λ⁺, λ⁻} empty by a wide margin
+        b_n = problem.free[0]
+        ok = problem.mu > 0.0 and q_max > 0.0
         ok &= not (-2e-12 * q_max < b_n < -0.5e-12 * q_max)  # {β}: Λ = 0 present or not, clearly
         # {λ_n, β}: b_n in the range of [[W_nn, 0], [μ, 0]] at round-off, then a copy of Λ = 0 (present), or clearly not
-        off_range = abs(b_n) * problem.mu / np.hypot(w_nn, problem.mu)
-        in_range = abs(b_n) <= 1e-14 * q_max
-        ok &= (in_range and _free_at_round_off(problem)) or off_range > 1e-10 * q_max
-        if ok and np.linalg.matrix_rank(problem.delassus) == 2:  # (a singular W fails the ranks anyway)
-            sticking = _sticking(problem)
-            size = max(np.abs(sticking).max(), q_max / np.abs(problem.delassus).sum(axis=1).max())
-            inside = min(sticking[0], problem.mu * sticking[0] - abs(sticking[1]))
-            ok &= abs(inside) > 1e-4 * size  # {λ_n, λ⁺, λ⁻}: a segment of sticking splits, or clearly empty
-        else:
-            ok = False
+        residual, threshold = _normal_slack_residual(problem)
+        ok &= (residual < 1e-2 * threshold and _free_at_round_off(problem)) or residual > 1e2 * threshold
         fast[i] = ok
     return fast

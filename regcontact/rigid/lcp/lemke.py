@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from regcontact.rigid.lcp.complementarity import clip_round_off, lcp_residual
+from regcontact.rigid.lcp.enumeration import DataScales, accept_in_own_units, solve_accuracy
 
 __all__ = ["LemkeResult", "LemkeStatus", "lemke"]
 
@@ -62,6 +63,7 @@ def lemke(
     max_pivots: int | None = None,
     tol: float = 1e-12,
     covering: ArrayLike | None = None,
+    scales: DataScales | None = None,
 ) -> LemkeResult:
     """Solve LCP(M, q) by Lemke's method with lexicographic degeneracy resolution.
 
@@ -71,6 +73,10 @@ def lemke(
         max_pivots: cap on pivots; ``None`` for :func:`default_pivot_limit`.
         tol: relative tolerance for pivot entries, ratio ties and the final verification.
         covering: covering vector ``d > 0`` (default all ones).
+        scales: the round-off each entry of ``M`` and ``q`` carries; given, the final ``z`` is verified row by row
+            in those units (:func:`~regcontact.rigid.lcp.enumeration.accept_in_own_units`, with the final basis
+            solve's own round-off) instead of against ``‖M‖``: a friction LCP with ``μ`` far from one is then
+            called solved only if its cone rows hold to their own terms.
 
     Returns:
         :class:`LemkeResult`. ``"ray_termination"`` means the path left along an unbounded ray: for
@@ -88,7 +94,7 @@ def lemke(
 
     q_decisions = _chop(q, tol)  # entries of q at round-off level below the rest count as zero
     if np.all(q_decisions >= 0):
-        return _finish(M, q, np.zeros(n), "solved", 0, tol)
+        return _finish(M, q, np.zeros(n), "solved", 0, tol, scales, np.zeros(n))
 
     # Columns of [I, −M, −d]: index j < n is w_j, n ≤ j < 2n is z_{j−n}, 2n is z₀.
     columns = np.hstack([np.eye(n), -M, -d[:, None]])
@@ -111,14 +117,16 @@ def lemke(
             if leaving == artificial or pivots >= limit:
                 values = np.linalg.solve(columns[:, basis], q)
                 status: LemkeStatus = "solved" if leaving == artificial else "pivot_limit"
-                return _finish(M, q, _z_from_basis(basis, values, n), status, pivots, tol)
+                accuracy = _z_from_basis(basis, solve_accuracy(columns[:, basis], values, q), n)
+                return _finish(M, q, _z_from_basis(basis, values, n), status, pivots, tol, scales, accuracy)
             entering = leaving + n if leaving < n else leaving - n  # the complement of the leaving variable
             B = columns[:, basis]
             solved = np.linalg.solve(B, np.column_stack([q, columns[:, entering], np.eye(n)]))
             values, direction, inverse = solved[:, 0], solved[:, 1], solved[:, 2:]
             row = _lexicographic_ratio_row(values, direction, inverse, basis == artificial, tol)
             if row is None:
-                return _finish(M, q, _z_from_basis(basis, values, n), "ray_termination", pivots, tol)
+                z = _z_from_basis(basis, values, n)
+                return _finish(M, q, z, "ray_termination", pivots, tol, scales, np.zeros(n))
     except np.linalg.LinAlgError:  # a basis singular in floating point: the path cannot be followed
         return LemkeResult(z=np.full(n, np.nan), w=np.full(n, np.nan), status="inaccurate", pivots=pivots)
 
@@ -169,11 +177,26 @@ def _z_from_basis(basis: NDArray[np.int_], values: NDArray[np.float64], n: int) 
 
 
 def _finish(
-    M: NDArray[np.float64], q: NDArray[np.float64], z: NDArray[np.float64], status: LemkeStatus, pivots: int, tol: float
+    M: NDArray[np.float64],
+    q: NDArray[np.float64],
+    z: NDArray[np.float64],
+    status: LemkeStatus,
+    pivots: int,
+    tol: float,
+    scales: DataScales | None,
+    accuracy: NDArray[np.float64],
 ) -> LemkeResult:
-    """Clip round-off negatives of ``z``, recompute ``w``, and downgrade an unverified "solved"."""
-    z = clip_round_off(M, q, z, tol)
+    """Clip round-off negatives of ``z``, recompute ``w``, and downgrade an unverified "solved" (verified against
+    ``‖M‖``, or row by row in the units of ``scales`` with ``z``'s own round-off ``accuracy``)."""
+    if scales is None:
+        z = clip_round_off(M, q, z, tol)
+        verified = lcp_residual(M, q, z).within(tol)
+    else:
+        units = np.full_like(z, np.abs(z).max(initial=0.0))
+        accepted = accept_in_own_units(M, q, z, units, accuracy, scales, tol)
+        verified = accepted is not None
+        z = z if accepted is None else accepted
     w = M @ z + q
-    if status == "solved" and not lcp_residual(M, q, z).within(tol):
+    if status == "solved" and not verified:
         status = "inaccurate"
     return LemkeResult(z=z, w=w, status=status, pivots=pivots)

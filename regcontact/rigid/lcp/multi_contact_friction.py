@@ -35,8 +35,14 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from regcontact.rigid.lcp.complementarity import solutions_coincide
-from regcontact.rigid.lcp.enumeration import SolutionContinuum, all_solutions
-from regcontact.rigid.lcp.friction import _nearest_power_of_two, reactions_fixed
+from regcontact.rigid.lcp.enumeration import DataScales, SolutionContinuum, all_solutions
+from regcontact.rigid.lcp.friction import (
+    _accuracy,
+    _extreme_accuracy,
+    _nearest_power_of_two,
+    law_data_scales,
+    reactions_fixed,
+)
 
 __all__ = [
     "MultiContactFrictionLCP",
@@ -98,6 +104,19 @@ class MultiContactFrictionLCP:
         rate = _nearest_power_of_two(np.abs(self.free).max(), default=norm_G)
         return rate / norm_G, rate
 
+    def split_pairs(self) -> list[tuple[int, int]]:
+        """The unknowns ``(λ⁺, λ⁻)`` of each full-law contact: never both in a searched support (``apart`` of
+        :func:`~regcontact.rigid.lcp.all_solutions`)."""
+        return [(int(a) + 1, int(a) + 2) for a, s in zip(self.offsets, self.slip_direction) if not s]
+
+    def data_scales(self) -> DataScales:
+        """The round-off each entry carries (:func:`~regcontact.rigid.lcp.friction.law_data_scales`)."""
+        full = self.slip_direction == 0
+        folded = self.slip_direction != 0
+        return law_data_scales(
+            self.M, self.delassus, self.free, self.offsets[full] + 3, self.offsets[folded], self.mu[folded]
+        )
+
     def nondimensional(self) -> tuple[MultiContactFrictionLCP, float, float]:
         """``(the law for ũ = (ρ/σ) G λ̃ + b/σ, ρ, σ)``: entries of order one; its reactions times ``ρ`` are
         this problem's (the rescaling is exact: ``ρ, σ`` are powers of two)."""
@@ -124,8 +143,8 @@ def multi_contact_friction_lcp(
         raise ValueError(
             f"{k} contacts need a {2 * k}×{2 * k} Delassus matrix and {2 * k} free terms, got {G.shape}, {b.shape}"
         )
-    if np.any(mu < 0):
-        raise ValueError(f"friction coefficients must be non-negative, got mu = {mu}")
+    if not np.all(np.isfinite(mu) & (mu >= 0)):
+        raise ValueError(f"mu = {mu.tolist()!r}: expected finite friction coefficients ≥ 0")
     s = np.zeros(k, dtype=int) if slip_direction is None else np.asarray(slip_direction).astype(int)
     if s.shape != (k,) or np.any(np.abs(s) > 1):
         raise ValueError(f"slip_direction must hold one of -1, 0, +1 per contact, got {slip_direction!s}")
@@ -141,10 +160,18 @@ def multi_contact_friction_lcp(
         if s[j]:
             coupling = -s[j] * mu[j] + 0.0  # λ_t = −s μ λ_n: friction opposes the slip (+0.0: no −0)
             to_reaction[n, a], to_reaction[t, a] = 1.0, coupling
-            columns[:, a] = G[:, n] + coupling * G[:, t]
+            with np.errstate(over="ignore", invalid="ignore"):  # refused below where μ G overflows
+                columns[:, a] = G[:, n] + coupling * G[:, t]
         else:
             to_reaction[n, a], to_reaction[t, a + 1], to_reaction[t, a + 2] = 1.0, 1.0, -1.0
             columns[:, a], columns[:, a + 1], columns[:, a + 2] = G[:, n], G[:, t], -G[:, t]
+    if not np.all(np.isfinite(columns)):
+        folded = int(np.flatnonzero(s)[np.flatnonzero(~np.all(np.isfinite(columns[:, offsets[s != 0]]), axis=0))[0]])
+        bound = np.finfo(float).max / (2.0 * np.abs(G[:, [2 * folded, 2 * folded + 1]]).max())
+        raise ValueError(
+            f"mu = {float(mu[folded])!r}: expected at most {bound:.3g} for sliding contact {folded}: its column "
+            "G_·n − s μ G_·t overflows beyond"
+        )
     M = np.zeros((size, size))
     q = np.zeros(size)
     for i in range(k):
@@ -199,22 +226,31 @@ def multi_contact_friction_solutions(
 def _reactions(problem: MultiContactFrictionLCP, tol: float, max_size: int) -> MultiContactFrictionSolutions:
     """Distinct reactions of a (well-scaled) LCP, from every solution of the LCP."""
     k = problem.num_contacts
-    found = all_solutions(problem.M, problem.q, tol=tol, max_size=max_size)
+    found = all_solutions(
+        problem.M, problem.q, tol=tol, max_size=max_size, scales=problem.data_scales(), apart=problem.split_pairs()
+    )
     reactions = [problem.reaction(z).reshape(-1) for z in found.solutions]
+    accuracies = [np.abs(problem.to_reaction) @ error for error in _accuracy(found)]
     continua: list[NDArray[np.float64]] = []
     for continuum in found.continua:
         ranges = [_range(continuum, functional) for functional in problem.to_reaction]
         ends = np.array([[lo for lo, _ in ranges], [hi for _, hi in ranges]])
         if reactions_fixed(continuum, problem.to_reaction, ends):
             reactions.append(problem.reaction(continuum.extremes[0]).reshape(-1))  # only β or the λ± split vary
+            accuracies.append(np.abs(problem.to_reaction) @ _extreme_accuracy(continuum))
         elif not any(_same_box(ends, other) for other in continua):
             continua.append(ends)
     norm_G = np.abs(problem.delassus).max()
     reaction_scale = np.abs(problem.free).max() / norm_G if norm_G > 0 else 0.0  # typical size of a reaction
     distinct: list[NDArray[np.float64]] = []
-    for reaction in reactions:
-        if not any(solutions_coincide(reaction, other, 1e2 * tol, reaction_scale) for other in distinct):
+    kept: list[NDArray[np.float64]] = []
+    for reaction, error in zip(reactions, accuracies):
+        if not any(
+            solutions_coincide(reaction, other, 1e2 * tol, reaction_scale, error + e)
+            for other, e in zip(distinct, kept)
+        ):
             distinct.append(reaction)
+            kept.append(error)
     return MultiContactFrictionSolutions(
         reactions=np.array(distinct).reshape(len(distinct), k, 2),
         continua=tuple(box.reshape(2, k, 2) for box in continua),
