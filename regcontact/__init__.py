@@ -15,8 +15,10 @@ float32. This is the one place that sets it: on JAX if it is already imported, e
 which JAX reads when it is first imported. It also asks for XLA's sequential CPU schedule
 (``--xla_cpu_enable_concurrency_optimized_scheduler=false`` in ``XLA_FLAGS``, read when JAX starts its back ends):
 a solve is a long chain of tiny thunks, and JAX's default schedule hands them between the threads of XLA's pool,
-which costs more than they do (``docs/performance.md``). A user's ``XLA_FLAGS`` that names that flag is kept, and
-nothing is set once JAX has started. The top-level names (``regcontact.solve``, …) are imported on first
+which costs more than they do (``docs/performance.md``). Sweeps are the other way round (a wide batch runs faster
+on the default schedule), so :func:`regcontact.use_host_cores`, which ``regcontact run`` calls and a sweep in
+Python calls first, takes the flag back. A user's ``XLA_FLAGS`` that names that flag is kept, and nothing is set
+or taken back once JAX has started. The top-level names (``regcontact.solve``, …) are imported on first
 use (:mod:`regcontact._api`), so that importing the package, ``regcontact --help`` and a config error do not
 wait for JAX.
 """
@@ -51,6 +53,19 @@ def _ask_for_sequential_schedule() -> bool:
 #: Whether importing the package added ``_SEQUENTIAL_SCHEDULE`` (``False``: the user named the flag, or JAX had
 #: started).
 _SCHEDULE_SET_ON_IMPORT = _ask_for_sequential_schedule()
+
+
+def _use_default_schedule() -> None:
+    """Take back ``_SEQUENTIAL_SCHEDULE`` if this package added it and JAX has not started: wide batches run
+    faster on JAX's default schedule (``regcontact.use_host_cores`` calls this; a user's own flag is kept)."""
+    global _SCHEDULE_SET_ON_IMPORT
+    bridge = _sys.modules.get("jax._src.xla_bridge")
+    if not _SCHEDULE_SET_ON_IMPORT or (bridge is not None and bridge.backends_are_initialized()):
+        return
+    flags = _os.environ.get("XLA_FLAGS", "").split()
+    _os.environ["XLA_FLAGS"] = " ".join(flag for flag in flags if flag != _SEQUENTIAL_SCHEDULE)
+    _SCHEDULE_SET_ON_IMPORT = False
+
 
 __version__ = "0.1.0"
 

@@ -27,6 +27,8 @@ from collections.abc import Sequence
 import jax
 from jax._src import xla_bridge
 
+import regcontact
+
 __all__ = [
     "CASES_PER_DEVICE",
     "MEMORY_FRACTION",
@@ -92,7 +94,9 @@ def use_host_cores(count: int | None = None) -> int:
     so call it before the first JAX computation; later it raises ``RuntimeError`` (unless the count is already
     the one asked for). A count the environment sets (``JAX_NUM_CPU_DEVICES``, ``XLA_FLAGS``) is kept: with no
     ``count`` this returns it, with a different one it raises. It also sets ``NPROC`` (XLA's CPU thread pool
-    size) to :func:`pool_threads_needed`, unless it is already at least that.
+    size) to :func:`pool_threads_needed`, unless it is already at least that, and takes back the sequential
+    schedule ``import regcontact`` asked for: a sweep's wide batches run faster on XLA's default one
+    (``docs/performance.md``).
     """
     from_environment = host_cores_set_by_environment()
     if count is None:
@@ -110,6 +114,7 @@ def use_host_cores(count: int | None = None) -> int:
             )
         return count
     jax.config.update("jax_num_cpu_devices", count)
+    regcontact._use_default_schedule()
     if _pool_threads() < pool_threads_needed(count):
         os.environ["NPROC"] = str(pool_threads_needed(count))
     return count

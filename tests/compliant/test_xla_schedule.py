@@ -69,3 +69,25 @@ def test_the_schedule_takes_effect():
     sequential = _run(program, f"{FLAG}=false")["program"]
     concurrent = _run(program, f"{FLAG}=true")["program"]
     assert by_import == sequential != concurrent
+
+
+def test_use_host_cores_takes_the_flag_back_for_sweeps():
+    """A sweep's wide batches run faster on JAX's default schedule: ``use_host_cores`` (which ``regcontact run``
+    calls) removes the flag the import added, and only that flag."""
+    code = "import regcontact\nregcontact.use_host_cores(2)\n" + REPORT
+    assert _run(code, "--xla_dump_to=/dev/null")["flags"] == "--xla_dump_to=/dev/null"
+
+
+def test_use_host_cores_keeps_a_users_own_choice():
+    code = "import regcontact\nregcontact.use_host_cores(2)\n" + REPORT
+    assert _run(code, f"{FLAG}=false")["flags"] == f"{FLAG}=false"
+
+
+def test_the_command_runs_on_the_default_schedule():
+    """``regcontact run`` starts JAX through ``use_host_cores``: XLA compiles what it compiles by default."""
+    code = (
+        "import regcontact, argparse\nfrom regcontact import cli\n"
+        "cli._start_jax(argparse.Namespace(device=None, no_compilation_cache=True))\n" + PROGRAM
+    )
+    concurrent, sequential = (_run(code, f"{FLAG}={value}")["program"] for value in ("true", "false"))
+    assert _run(code, None)["program"] == concurrent != sequential
