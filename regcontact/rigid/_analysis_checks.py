@@ -14,12 +14,12 @@ from regcontact._argument_checks import Rule, check_argument
 __all__ = ["RESTITUTION", "at_least", "scalar"]
 
 #: A restitution coefficient (Poisson's, Newton's or Stronge's): ``0 ≤ r ≤ 1``.
-RESTITUTION: Rule = ("a number in [0, 1]", lambda x: (x >= 0.0) & (x <= 1.0))
+RESTITUTION = Rule("a number in [0, 1]", lambda x: (x >= 0.0) & (x <= 1.0))
 
 
 def at_least(minimum: int) -> Rule:
     """The rule ``x`` is an integer ``≥ minimum`` (a count of samples, steps or events)."""
-    return (f"an integer ≥ {minimum}", lambda x: (x >= minimum) & (x == np.round(x)))
+    return Rule(f"an integer ≥ {minimum}", lambda x: (x >= minimum) & (x == np.round(x)))
 
 
 def scalar(name: str, value: Any, rule: Rule) -> float:

@@ -76,7 +76,7 @@ def _one_contact(system: AbstractSystem) -> None:
 
 
 #: A slip direction: ``−1`` or ``1``.
-SLIP_DIRECTION: Rule = ("-1 or 1", lambda x: np.abs(x) == 1.0)
+SLIP_DIRECTION = Rule("-1 or 1", lambda x: np.abs(x) == 1.0)
 
 
 def _check_state(state: tuple[ArrayLike, ...], sign: ArrayLike | None = None) -> None:

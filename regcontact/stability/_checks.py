@@ -12,10 +12,10 @@ from regcontact._argument_checks import FINITE, NONNEGATIVE, Rule, check_argumen
 __all__ = ["COUNT", "SLIP_SIGN", "check_values"]
 
 #: The sign of a slip velocity.
-SLIP_SIGN: Rule = ("-1, 0 or 1", lambda x: (x == -1.0) | (x == 0.0) | (x == 1.0))
+SLIP_SIGN = Rule("-1, 0 or 1", lambda x: (x == -1.0) | (x == 0.0) | (x == 1.0))
 
 #: A positive count (of samples, laws, …).
-COUNT: Rule = ("an integer ≥ 1", lambda x: (x >= 1) & (x == np.round(x)))
+COUNT = Rule("an integer ≥ 1", lambda x: (x >= 1) & (x == np.round(x)))
 
 _RULES: dict[str, Rule] = {"mu": NONNEGATIVE, "slip_sign": SLIP_SIGN}
 
