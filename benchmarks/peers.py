@@ -5,9 +5,10 @@ schedules side by side.
     pip install -e ".[bench]"; PYTHONPATH=. python benchmarks/peers.py [--repeats 5]
 
 Every section runs twice, each time in a fresh process (XLA reads its schedule when JAX starts): with **no flag**
-(what ``import regcontact`` asks for by itself: XLA's sequential schedule,
-``--xla_cpu_enable_concurrency_optimized_scheduler=false``; any such flag in the caller's ``XLA_FLAGS`` is
-removed for this arm) and with **JAX's default** (concurrency-optimised) schedule, named explicitly (``=true``).
+(what regcontact chooses by itself: ``import regcontact`` asks for XLA's sequential schedule,
+``--xla_cpu_enable_concurrency_optimized_scheduler=false``, and ``use_host_cores``, which the sweep section calls
+as ``regcontact run`` does, takes it back; any such flag in the caller's ``XLA_FLAGS`` is removed for this arm)
+and with **JAX's default** (concurrency-optimised) schedule, named explicitly (``=true``).
 
 1. **The cost of a step.** The Table 1 rod (α = 1e3 … 1e12, rtol 1e-10): regcontact's default ``RadauIIA5``
    (semismooth Newton on the velocities, a 3n × 3n system) and the same solver with the full 3N × 3N stage
@@ -125,6 +126,8 @@ def _schedule() -> str:
         return "XLA's default concurrent schedule (named in XLA_FLAGS)"
     if regcontact._SCHEDULE_SET_ON_IMPORT:
         return "no flag set: regcontact's sequential schedule"
+    if not flags:
+        return "no flag set: XLA's default schedule, as use_host_cores leaves it"
     return f"XLA_FLAGS={flags}"
 
 

@@ -15,8 +15,9 @@
    study does, on every host device, at rtol 1e-10 and 1e-12: wall time (best of ``--repeats``), lane
    utilisation, errors against a reference sweep (literal tolerances, rtol 1e-13).
 
-``import regcontact`` sets XLA's sequential CPU schedule (unless ``XLA_FLAGS`` names it), which this benchmark
-keeps; the schedule is printed.
+Every section runs on XLA's sequential CPU schedule, named here in ``XLA_FLAGS`` (so ``use_host_cores`` keeps it
+for section 4): the two orders are compared within one schedule (``benchmarks/schedule.py`` measures the
+schedules). The flags are printed.
 """
 
 from __future__ import annotations
@@ -24,6 +25,11 @@ from __future__ import annotations
 import argparse
 import os
 import time
+
+if "xla_cpu_enable_concurrency_optimized_scheduler" not in os.environ.get("XLA_FLAGS", ""):
+    os.environ["XLA_FLAGS"] = (
+        os.environ.get("XLA_FLAGS", "") + " --xla_cpu_enable_concurrency_optimized_scheduler=false"
+    ).strip()
 
 import equinox as eqx
 import jax

@@ -17,6 +17,7 @@ import pytest
 
 import regcontact as rc
 from regcontact._argument_checks import ArgumentError
+from regcontact.compliant.alpha_sweep import contact_time_windows
 from regcontact.compliant.dynamics import CompliantState
 from regcontact.compliant.run_checks import RUN_CHECKS
 from regcontact.compliant.simulate import sweep_chunk_size
@@ -24,8 +25,6 @@ from regcontact.compliant.spatial_dynamics import SpatialCompliantState
 from regcontact.compliant.spatial_simulate import spatial_run
 from regcontact.contact import ContactModel, SpringDamper, ViscousCoulomb, law_exponents
 from regcontact.studies import config as cfg
-from regcontact.studies.compliant_cases import sweep_cases
-from regcontact.studies.compliant_sweep import CompliantSweep
 from regcontact.studies.config import ConfigError
 from regcontact.studies.loading import load_config, load_study
 from regcontact.studies.spatial_system_config import (
@@ -47,6 +46,8 @@ STUDIES = Path(__file__).parents[1] / "studies"
 TABLE1 = STUDIES / "table1.toml"
 CHATTER = STUDIES / "chatter.toml"
 ROD = PainleveRod()
+#: The α of Table 1's study (its `sweep.alpha`).
+TABLE1_ALPHAS = tomllib.loads(TABLE1.read_text(encoding="utf-8"))["sweep"]["alpha"]
 
 #: Values a key may be given: wrong types, out of every rule's range, at its edges, subnormal, not finite.
 PROBES: list[Any] = [-1.0, 0.0, 1e-320, 0.5, 2.0, 4.0, 5, float("nan"), float("inf"), -float("inf"), "abc", True]
@@ -283,7 +284,10 @@ CASES_AND_CONTROLS = {
     "contact.normal.stiffness": lambda v: SpringDamper(stiffness=v),
     "contact.normal.damping": lambda v: SpringDamper(damping=v),
     "contact.friction.damping": lambda v: ViscousCoulomb(damping=v),
-    "contact.normal_exponents.stiffness": lambda v: law_exponents(SpringDamper, stiffness=v),
+    # the exponent alone is any finite number; with the study's α it must leave each run's window a time
+    "contact.normal_exponents.stiffness": lambda v: contact_time_windows(
+        ROD, ContactModel(normal_exponents=law_exponents(SpringDamper, stiffness=v)), TABLE1_ALPHAS
+    ),
 }
 #: Where the API's argument has another name than the config key's last part.
 API_NAMES = {"termination.time_limit": "t_max", "system.initial_penetration": "penetration"}
@@ -301,8 +305,11 @@ def test_a_solve_key_is_refused_by_the_config_exactly_when_the_api_refuses_it(ke
             CASES_AND_CONTROLS[key](copy.deepcopy(value))
             api = None
         except ArgumentError as error:
-            assert error.name == API_NAMES.get(key, key.rpartition(".")[2]), str(error)
-            api = (key, error.expected)
+            if error.name == "alphas":  # the window of an α of the study: the config names the α
+                api = ("sweep.alpha", error.expected)
+            else:
+                assert error.name == API_NAMES.get(key, key.rpartition(".")[2]), str(error)
+                api = (key, error.expected)
         _assert_same(cli, api, f"{key} = {value!r}")
         refused.append(cli is not None)
     assert any(refused) and not all(refused)  # the probes reach both sides of the rule
@@ -333,17 +340,16 @@ def test_a_chatter_system_without_a_mass_matrix_is_refused_at_validation():
 
 
 def test_an_alpha_whose_window_is_no_time_is_named_by_the_study():
-    loaded = load_study(TABLE1, ["sweep.alpha=[1e3, 1e-200]", "contact.normal_exponents.stiffness=2"])
+    """Refused by the study's check, before anything runs (the cases are built there)."""
     with pytest.raises(ConfigError) as refused:
-        sweep_cases(CompliantSweep.from_config(loaded.config))
+        load_study(TABLE1, ["sweep.alpha=[1e3, 1e-200]", "contact.normal_exponents.stiffness=2"])
     assert refused.value.key == "sweep.alpha" and refused.value.value == 1e-200
     assert "t_c = inf" in refused.value.expected
 
 
 def test_an_initial_depth_that_overflows_is_named_by_the_study():
-    loaded = load_study(TABLE1, ["system.initial_penetration={coefficient = 1.0, power = -400}"])
     with pytest.raises(ConfigError) as refused:
-        sweep_cases(CompliantSweep.from_config(loaded.config))
+        load_study(TABLE1, ["system.initial_penetration={coefficient = 1.0, power = -400}"])
     assert refused.value.key == "system.initial_penetration" and "at α = 1000 it is inf" in refused.value.expected
 
 

@@ -16,7 +16,27 @@ from regcontact.compliant.termination import contact_time, window_expectation
 from regcontact.contact.contact_model import ContactModel
 from regcontact.systems.system import AbstractSystem
 
-__all__ = ["alpha_sweep"]
+__all__ = ["alpha_sweep", "contact_time_windows"]
+
+
+def contact_time_windows(
+    system: AbstractSystem, contact: ContactModel, alphas: ArrayLike, contact_times: ArrayLike = 1.0
+) -> np.ndarray:
+    """``contact_times`` contact times ``π √(m_n / k(α))`` per α: each run's window. An α whose window is no time
+    (``k(α)`` zero or overflowing float64, as extreme exponents give) is refused naming ``alphas``."""
+    check_argument("contact_times", contact_times, POSITIVE)
+    alpha = np.atleast_1d(np.asarray(alphas, dtype=float))
+    normal, _ = contact.at_stiffness(jnp.asarray(alpha))
+    stiffness_name = type(normal).LINEAR_STIFFNESS
+    if stiffness_name is None:
+        raise ValueError(f"contact_times needs a normal law with a linear stiffness, not {type(normal).__name__}")
+    stiffness = np.asarray(getattr(normal, stiffness_name))
+    limits = np.asarray(contact_times) * np.asarray(jax.vmap(lambda k: contact_time(system, k))(stiffness))
+    bad = ~(np.isfinite(limits) & (limits > 0.0))
+    if np.any(bad):
+        i = int(np.argmax(bad))
+        raise ArgumentError("alphas", float(alpha[i]), window_expectation(float(limits[i])))
+    return limits
 
 
 def alpha_sweep(
@@ -68,17 +88,7 @@ def alpha_sweep(
     if chunk_size is not None:
         check_count("chunk_size", chunk_size)
     if contact_times is not None:
-        check_argument("contact_times", contact_times, POSITIVE)
-        normal, _ = contact.at_stiffness(jnp.asarray(alpha))
-        stiffness_name = type(normal).LINEAR_STIFFNESS
-        if stiffness_name is None:
-            raise ValueError(f"contact_times needs a normal law with a linear stiffness, not {type(normal).__name__}")
-        stiffness = np.asarray(getattr(normal, stiffness_name))
-        limits = contact_times * np.asarray(jax.vmap(lambda k: contact_time(system, k))(stiffness))
-        bad = ~(np.isfinite(limits) & (limits > 0.0))
-        if np.any(bad):
-            i = int(np.argmax(bad))
-            raise ArgumentError("alphas", float(alpha[i]), window_expectation(float(limits[i])))
+        limits = contact_time_windows(system, contact, alpha, contact_times)
     else:
         check_argument("t_max", t_max, POSITIVE)
         limits = np.full(alpha.shape, float(t_max))  # type: ignore[arg-type]
