@@ -438,6 +438,10 @@ def system_from_config(system: dict[str, Any]) -> AbstractSystem:
         check_system(built)
     except ValueError as error:
         raise cfg.ConfigError("system.kind", kind, f"a system that can be integrated ({error})") from None
+    except Exception as error:  # a body whose own methods fail on its arrays (a class named by path)
+        raise cfg.ConfigError(
+            "system.kind", kind, f"a system that can be integrated ({user.one_line(error)})"
+        ) from None
     return built
 
 
@@ -509,7 +513,12 @@ def systems_from_config(tables: list[dict[str, Any]]) -> AbstractSystem:
                 except cfg.ConfigError as error:
                     raise cfg.ConfigError(error.key, error.value, error.expected + at(index)) from None
             batch = jtu.tree_map(lambda *leaves: np.stack([np.asarray(leaf) for leaf in leaves]), *built)
-    found = first_bad_system(batch)
+    try:
+        found = first_bad_system(batch)
+    except Exception as error:  # a body whose own methods fail on its arrays (a class named by path)
+        raise cfg.ConfigError(
+            "system.kind", name, f"a system that can be integrated ({user.one_line(error)})"
+        ) from None
     if found is not None:
         index, problem = found
         raise cfg.ConfigError("system.kind", name, f"a system that can be integrated ({problem}{at(index)})")

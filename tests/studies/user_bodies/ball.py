@@ -34,9 +34,7 @@ class Ball(AbstractSystem):
     vy0: jnp.ndarray
 
     def __init__(self, vy0, mass=1.0, gravity=0.0, mu=0.5, height=0.0, vx0=0.0):
-        check_arguments(
-            self.ARGUMENT_RULES, mass=mass, gravity=gravity, mu=mu, height=height, vx0=vx0, vy0=vy0
-        )
+        check_arguments(self.ARGUMENT_RULES, mass=mass, gravity=gravity, mu=mu, height=height, vx0=vx0, vy0=vy0)
         self.mass, self.gravity, self.mu = (jnp.asarray(a, float) for a in (mass, gravity, mu))
         self.height, self.vx0, self.vy0 = (jnp.asarray(a, float) for a in (height, vx0, vy0))
 
