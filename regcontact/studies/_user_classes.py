@@ -176,8 +176,8 @@ def load_class(key: str, value: str, base: type, expected: str) -> type:
     if inspect.isabstract(found):
         missing = ", ".join(sorted(getattr(found, "__abstractmethods__", ())))
         raise cfg.ConfigError(key, value, f"{expected}; {name} is abstract (it does not define {missing})")
-    path, digest = _source(found)
-    _RECORDS[canonical] = {"class": canonical, "module": found.__module__, "file": path, "sha256": digest}
+    source, digest = _source(found)
+    _RECORDS[canonical] = {"class": canonical, "module": found.__module__, "file": source, "sha256": digest}
     return found
 
 
