@@ -18,10 +18,9 @@ from regcontact._argument_checks import rule_problem
 from regcontact.compliant.simulate import Case, Controls
 from regcontact.compliant.termination import effective_normal_mass, window_expectation
 from regcontact.contact.contact_model import ContactModel, law_exponents
-from regcontact.contact.friction_laws import FRICTION_LAWS
-from regcontact.contact.normal_laws import NORMAL_LAWS
 from regcontact.studies import config as cfg
 from regcontact.studies.compliant_sweep import CompliantSweep
+from regcontact.studies.law_config import friction_law_class, normal_law_class
 from regcontact.studies.sweep_plan import ALPHA, column_name
 from regcontact.studies.system_config import START_FIELDS, initial_penetration, systems_from_config
 from regcontact.systems.system import AbstractSystem
@@ -31,8 +30,8 @@ __all__ = ["SweepCases", "contact_from_config", "sweep_cases"]
 
 def contact_from_config(contact: dict[str, Any]) -> ContactModel:
     """The contact model a validated ``[contact]`` table describes."""
-    normal = NORMAL_LAWS[contact["normal_law"]]
-    friction = FRICTION_LAWS[contact["friction_law"]]
+    normal = normal_law_class(contact["normal_law"])
+    friction = friction_law_class(contact["friction_law"])
     return ContactModel(
         normal=normal(**contact["normal"]),
         friction=friction(**contact["friction"]),

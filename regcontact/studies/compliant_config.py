@@ -13,13 +13,14 @@ from regcontact._argument_checks import FINITE, POSITIVE, RULES
 from regcontact.compliant.simulate import IMPLICIT_SOLVERS, Case, Controls
 from regcontact.compliant.switches import RESTART_SURFACES
 from regcontact.compliant.termination import EVENTS
-from regcontact.contact.friction_laws import FRICTION_LAWS, AbstractFrictionLaw
-from regcontact.contact.normal_laws import NORMAL_LAWS, AbstractJumpingNormalLaw, AbstractNormalLaw
+from regcontact.contact.friction_laws import AbstractFrictionLaw
+from regcontact.contact.normal_laws import AbstractJumpingNormalLaw, AbstractNormalLaw
 from regcontact.studies import config as cfg
 from regcontact.studies.compliant_cases import sweep_cases
 from regcontact.studies.compliant_sweep import CompliantSweep
+from regcontact.studies.law_config import law_field, normal_law_class, raw_law
 from regcontact.studies.sweep_plan import ALPHA, column_name, sweep_fields
-from regcontact.studies.system_config import SYSTEM_KINDS, kind_fields, system_kind
+from regcontact.studies.system_config import kind_fields, system_kind, system_kind_of
 
 __all__ = ["KIND", "check", "schema"]
 
@@ -46,20 +47,16 @@ def _exponent_fields(law: Law) -> dict[str, cfg.Field]:
 def schema(raw: dict[str, Any]) -> dict[str, Any]:
     """The schema of a compliant sweep for the raw config ``raw`` (whose laws pick the parameter tables)."""
     contact = raw.get("contact", {}) if isinstance(raw.get("contact", {}), dict) else {}
-    normal_name = contact.get("normal_law", "spring_damper")
-    friction_name = contact.get("friction_law", "viscous_coulomb")
-    # Raw values, not yet validated (a list is not a name): an unknown one is refused by the schema's choice.
-    normal = NORMAL_LAWS.get(normal_name if isinstance(normal_name, str) else "", next(iter(NORMAL_LAWS.values())))
-    friction = FRICTION_LAWS.get(
-        friction_name if isinstance(friction_name, str) else "", next(iter(FRICTION_LAWS.values()))
-    )
+    normal, friction = raw_law(contact, normal=True), raw_law(contact, normal=False)
     kind = system_kind(raw)
     single = {
         "study": cfg.study_fields(KIND),
         "system": kind_fields(kind, across_keys=False),  # every system of the sweep is checked (check below)
         "contact": {
-            "normal_law": cfg.Field(cfg.choice(*NORMAL_LAWS), "spring_damper", "a normal law name"),
-            "friction_law": cfg.Field(cfg.choice(*FRICTION_LAWS), "viscous_coulomb", "a friction law name"),
+            "normal_law": law_field(True, "spring_damper", "a normal law name, or 'module:Class' / 'file.py:Class'"),
+            "friction_law": law_field(
+                False, "viscous_coulomb", "a friction law name, or 'module:Class' / 'file.py:Class'"
+            ),
             "normal": _law_fields(normal, lambda name: 1.0),
             "friction": _law_fields(friction, lambda name: 1.0),
             "normal_exponents": _exponent_fields(normal),
@@ -139,19 +136,20 @@ def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
     config["sweep"] = {**fixed, **_pruned({k: v for k, v in config["sweep"].items() if k not in fixed})}
     sweep = CompliantSweep.from_config(config)
     system_keys = sweep.swept("system.")
-    kind_check = SYSTEM_KINDS[sweep.system["kind"]].check
+    kind_check = system_kind_of(sweep.system["kind"]).check
     for system in sweep.distinct_tables("system", system_keys)[1]:
         kind_check(system)
     normal_law = sweep.contact["normal_law"]
+    normal_class = normal_law_class(normal_law)
     limit_key = "termination.time_limit"
-    if "contact_time" in sweep.per_case(limit_key) and NORMAL_LAWS[normal_law].LINEAR_STIFFNESS is None:
+    if "contact_time" in sweep.per_case(limit_key) and normal_class.LINEAR_STIFFNESS is None:
         raise cfg.ConfigError(
             limit_key,
             "contact_time",
             f"a time > 0: the normal law {normal_law!r} has no linear stiffness k to define t_c = π √(m_n / k)",
         )
     restart_at = list(sweep.settings.restart_at)
-    if "contact" in restart_at and not issubclass(NORMAL_LAWS[normal_law], AbstractJumpingNormalLaw):
+    if "contact" in restart_at and not issubclass(normal_class, AbstractJumpingNormalLaw):
         raise cfg.ConfigError(
             "solver.restart_at",
             restart_at,

@@ -47,6 +47,7 @@ __all__ = [
     "positive_int",
     "read_toml",
     "ruled",
+    "ruled_array",
     "step_budget",
     "study_fields",
     "text",
@@ -124,6 +125,32 @@ def ruled(rule: Rule) -> Parser:
     return parse
 
 
+def _all_numbers(value: Any) -> bool:
+    """A number or a non-empty (nested) list of numbers, as TOML gives them; no bool."""
+    if isinstance(value, list):
+        return bool(value) and all(_all_numbers(item) for item in value)
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def ruled_array(rule: Rule) -> Parser:
+    """A number, or a rectangular list of numbers (nested for a matrix), each following ``rule``; parsed as a
+    float or lists of floats (the parser of a key whose shape only the class that takes it knows)."""
+
+    def parse(value: Any) -> Any:
+        if not _all_numbers(value):
+            raise _Invalid(f"{rule.expected}, or a list of such numbers")
+        try:
+            array = np.asarray(value, dtype=float)
+        except (ValueError, OverflowError):  # rows of unequal lengths; an integer beyond float64
+            raise _Invalid(f"{rule.expected}, or a rectangular list of such numbers") from None
+        problem = rule_problem(value, rule)
+        if problem is not None:
+            raise _Invalid(problem[1])
+        return array.tolist()
+
+    return parse
+
+
 def _number(value: Any, expected: str) -> float:
     return ruled(rules.Rule(expected, rules.FINITE.test))(value)
 
@@ -164,8 +191,11 @@ def text(value: Any) -> str:
     return value
 
 
-def choice(*names: str) -> Parser:
-    expected = "one of " + ", ".join(repr(n) for n in names)
+def choice(*names: str, other: str = "") -> Parser:
+    """One of ``names``; ``other`` says what else the caller accepts, for the message (checked before this)."""
+    expected = ("one of " + ", ".join(repr(n) for n in names) if names else "") + (
+        f"{', or ' if names else ''}{other}" if other else ""
+    )
 
     def parse(value: Any) -> str:
         if value not in names:

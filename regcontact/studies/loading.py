@@ -18,6 +18,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from regcontact.studies._user_classes import study_folder
 from regcontact.studies.config import ConfigError, apply_override, read_toml, validate
 from regcontact.studies.study_size import DeviceSet, SizeLimits, StudySize, study_size
 
@@ -129,7 +130,8 @@ def load_study(
         paper's columns were dropped because an override changed the system) and, with ``limits`` or
         ``devices``, the study's size.
     """
-    return load_config(read_study_file(path), overrides, limits, devices, on_size)
+    with study_folder(path):  # a class named by a relative file path lives beside the study file
+        return load_config(read_study_file(path), overrides, limits, devices, on_size)
 
 
 def _check_name(config: dict[str, Any]) -> None:

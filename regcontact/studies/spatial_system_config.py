@@ -2,7 +2,8 @@
 
 A spatial system runs only in a spatial study kind (``spatial_crossing``), a planar one only in the planar kinds:
 each side refuses the other's ``system.kind`` in one line (``system_kind`` and ``spatial_system_kind`` in
-:mod:`regcontact.studies.system_config`, which knows both registries).
+:mod:`regcontact.studies.system_config`, which knows both registries). A spatial body of one's own is named by
+its class path, ``kind = "package.module:Class"`` or ``"file.py:Class"`` (:func:`spatial_system_kind_of`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from regcontact._argument_checks import ArgumentError
-from regcontact.studies import config as cfg
+from regcontact.studies import _user_classes as user, config as cfg
 from regcontact.systems.spatial_rod import SpatialRod, check_slip
 from regcontact.systems.spatial_system import AbstractSpatialSystem
 
@@ -23,6 +24,7 @@ __all__ = [
     "SpatialSystemKind",
     "spatial_kind_fields",
     "spatial_system_from_config",
+    "spatial_system_kind_of",
 ]
 
 
@@ -97,19 +99,60 @@ SPATIAL_SYSTEM_KINDS: dict[str, SpatialSystemKind] = {
 }
 
 
+#: What a class named in ``system.kind`` of a spatial study must be.
+SPATIAL_CLASS = "a subclass of regcontact.systems.AbstractSpatialSystem"
+
+#: The kinds made from classes named by path, by class.
+_USER_KINDS: dict[type, SpatialSystemKind] = {}
+
+
+def _user_kind(cls: type[AbstractSpatialSystem], name: str) -> SpatialSystemKind:
+    """The kind of a user's spatial class: its constructor's parameters as keys, parsed by its
+    ``ARGUMENT_RULES``; its rules across keys are its constructor's."""
+    fields = user.constructor_fields("system.kind", name, cls, cls.ARGUMENT_RULES, reserved=("kind",))
+
+    def build(table: dict[str, Any]) -> AbstractSpatialSystem:
+        return user.constructed(cls, {key: value for key, value in table.items() if key != "kind"})
+
+    def rules(table: dict[str, Any]) -> None:
+        try:
+            build(table)
+        except ArgumentError:
+            raise
+        except ValueError as error:
+            raise ArgumentError("kind", table["kind"], f"a system that can be integrated ({error})") from None
+
+    return SpatialSystemKind(fields, build, f"{cls.__name__} ({name})", rules)
+
+
+def spatial_system_kind_of(name: str, written: str | None = None) -> SpatialSystemKind:
+    """The spatial kind a validated ``system.kind`` names: a built-in one, or the class at a class path (imported
+    and checked; a :class:`~regcontact.studies.config.ConfigError` naming ``written``, the value as the config
+    gave it, if it cannot be loaded or is no :class:`~regcontact.systems.AbstractSpatialSystem`)."""
+    if name in SPATIAL_SYSTEM_KINDS:
+        return SPATIAL_SYSTEM_KINDS[name]
+    cls = user.load_class("system.kind", written or name, AbstractSpatialSystem, SPATIAL_CLASS)
+    if cls not in _USER_KINDS:
+        _USER_KINDS[cls] = _user_kind(cls, written or name)
+    return _USER_KINDS[cls]
+
+
+def _kind_field(kind: str) -> cfg.Field:
+    """``kind``: its name, or the class path the config wrote (relative to the study file) that resolves to it."""
+    names = [] if user.is_class_path(kind) else [kind]
+    return cfg.Field(user.name_or_class("system.kind", names, SPATIAL_CLASS), kind, f"the system kind, {kind!r}")
+
+
 def spatial_kind_fields(kind: str) -> dict[str, Any]:
     """The ``[system]`` schema of a spatial kind: ``kind``, the kind's own keys and its rules across them."""
-    return {
-        "kind": cfg.Field(cfg.choice(kind), kind, f"the system kind, {kind!r}"),
-        **SPATIAL_SYSTEM_KINDS[kind].fields,
-        "(rules across keys)": cfg.TableRule(SPATIAL_SYSTEM_KINDS[kind].rules),
-    }
+    found = spatial_system_kind_of(kind)
+    return {"kind": _kind_field(kind), **found.fields, "(rules across keys)": cfg.TableRule(found.rules)}
 
 
 def spatial_system_from_config(system: dict[str, Any]) -> AbstractSpatialSystem:
     """The spatial system a validated ``[system]`` table describes, after its kind's check; the constructor's
     refusal as a :class:`~regcontact.studies.config.ConfigError` (of the key it names, or of the kind)."""
-    kind = SPATIAL_SYSTEM_KINDS[system["kind"]]
+    kind = spatial_system_kind_of(system["kind"])
     kind.check(system)
     try:
         return kind.build(system)

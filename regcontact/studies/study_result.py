@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from regcontact.studies._user_classes import class_records
 from regcontact.studies.column_descriptions import MODEL_UNITS, describe_columns
 from regcontact.studies.grid_dataset import GridAxis, grid_dataset
 
@@ -175,13 +176,15 @@ def _interrupt_deferred() -> Iterator[None]:
 
 
 def results_document(result: StudyResult, config: dict[str, Any], command: list[str] | None = None) -> dict:
-    """What ``results.json`` holds: the config, references, statistics, timings, versions and columns."""
+    """What ``results.json`` holds: the config, references, statistics, timings, versions and columns; for each
+    class the config names by path (a user's body or law), its source file and that file's SHA-256."""
     return {
         "study": result.name,
         "kind": result.kind,
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "command": command or [],
         "config": config,
+        **({"classes": classes} if (classes := class_records(config)) else {}),
         "references": result.references,
         "solver_statistics": result.solver_statistics,
         "timings_s": result.timings,

@@ -8,6 +8,11 @@
 ==================  ============================================================================================
 
 A key of another kind is an unknown key of this one: the config error names it and lists the kind's keys.
+
+A body of one's own is named by where its class lives, ``kind = "package.module:Class"`` or
+``kind = "bodies.py:Class"`` (a file beside the study): a subclass of
+:class:`~regcontact.systems.AbstractSystem` whose constructor's parameters are the table's keys
+(:func:`system_kind_of`, ``docs/own-body.md``).
 """
 
 from __future__ import annotations
@@ -21,8 +26,8 @@ import jax.tree_util as jtu
 import numpy as np
 
 from regcontact._argument_checks import ArgumentError, check_argument
-from regcontact.studies import config as cfg
-from regcontact.studies.spatial_system_config import SPATIAL_SYSTEM_KINDS
+from regcontact.studies import _user_classes as user, config as cfg
+from regcontact.studies.spatial_system_config import SPATIAL_SYSTEM_KINDS, spatial_system_kind_of
 from regcontact.systems._planar_rod import AbstractPlanarRod, check_slender_inertia
 from regcontact.systems.reduced_contact import ReducedSingleContact, check_inverse_mass
 from regcontact.systems.reduced_two_contact import (
@@ -48,6 +53,7 @@ __all__ = [
     "spatial_system_kind",
     "system_from_config",
     "system_kind",
+    "system_kind_of",
     "systems_from_config",
 ]
 
@@ -288,23 +294,35 @@ SYSTEM_KINDS: dict[str, SystemKind] = {
 DEFAULT_KIND = "painleve_rod"
 
 
-def system_kind(raw: Mapping[str, Any]) -> str:
-    """The ``[system] kind`` a raw config names (default ``painleve_rod``); ``ConfigError`` for an unknown one."""
+def _kind_name(raw: Mapping[str, Any], default: str) -> Any:
     table = raw.get("system", {})
-    name = table.get("kind", DEFAULT_KIND) if isinstance(table, Mapping) else DEFAULT_KIND
+    return table.get("kind", default) if isinstance(table, Mapping) else default
+
+
+def system_kind(raw: Mapping[str, Any]) -> str:
+    """The ``[system] kind`` a raw config names (default ``painleve_rod``); ``ConfigError`` for an unknown one. A
+    class path comes back in its absolute form, its class loaded and checked (:func:`system_kind_of`)."""
+    name = _kind_name(raw, DEFAULT_KIND)
+    if user.is_class_path(name):
+        resolved = user.resolved_class_path("system.kind", name, PLANAR_CLASS)
+        system_kind_of(resolved, written=name)
+        return resolved
     if not isinstance(name, str) or name not in SYSTEM_KINDS:
         known = "one of " + ", ".join(repr(kind) for kind in SYSTEM_KINDS)
         if isinstance(name, str) and name in SPATIAL_SYSTEM_KINDS:
             known = f"a planar system kind, {known} ({name!r} is spatial: it runs in study.kind = 'spatial_crossing')"
-        raise cfg.ConfigError("system.kind", name, known)
+        raise cfg.ConfigError("system.kind", name, f"{known}, or {user.FORM}")
     return name
 
 
 def spatial_system_kind(raw: Mapping[str, Any]) -> str:
     """The ``[system] kind`` a raw spatial study names (default ``spatial_rod``); ``ConfigError`` for a planar or
-    unknown one."""
-    table = raw.get("system", {})
-    name = table.get("kind", "spatial_rod") if isinstance(table, Mapping) else "spatial_rod"
+    unknown one. A class path comes back in its absolute form, its class loaded and checked."""
+    name = _kind_name(raw, "spatial_rod")
+    if user.is_class_path(name):
+        resolved = user.resolved_class_path("system.kind", name, "a spatial system class")
+        spatial_system_kind_of(resolved, written=name)
+        return resolved
     if not isinstance(name, str) or name not in SPATIAL_SYSTEM_KINDS:
         known = ", ".join(repr(kind) for kind in SPATIAL_SYSTEM_KINDS)
         planar = (
@@ -312,7 +330,7 @@ def spatial_system_kind(raw: Mapping[str, Any]) -> str:
             if isinstance(name, str) and name in SYSTEM_KINDS
             else ""
         )
-        raise cfg.ConfigError("system.kind", name, f"a spatial system kind, one of {known}{planar}")
+        raise cfg.ConfigError("system.kind", name, f"a spatial system kind, one of {known}{planar}, or {user.FORM}")
     return name
 
 
@@ -330,13 +348,60 @@ START_FIELDS: dict[str, cfg.Field] = {
 RULES_ENTRY = "(rules across keys)"
 
 
+#: What a class named in ``system.kind`` of a planar study must be.
+PLANAR_CLASS = "a subclass of regcontact.systems.AbstractSystem"
+
+
+#: The kinds made from classes named by path, by class (an edited file is a new class, so a new kind).
+_USER_KINDS: dict[type, SystemKind] = {}
+
+
+def _user_kind(cls: type[AbstractSystem], name: str) -> SystemKind:
+    """The kind of a user's class: its constructor's parameters as keys, parsed by its ``ARGUMENT_RULES``; its
+    rules across keys are its constructor's (the system built, not yet checked: the study checks it)."""
+    fields = user.constructor_fields("system.kind", name, cls, cls.ARGUMENT_RULES, reserved=("kind", *START_FIELDS))
+
+    def build(table: dict[str, Any]) -> AbstractSystem:
+        return user.constructed(cls, {key: value for key, value in table.items() if key != "kind"})
+
+    def rules(table: dict[str, Any]) -> None:
+        with checked_together():
+            try:
+                build({key: value for key, value in table.items() if key not in START_FIELDS})
+            except ArgumentError:
+                raise
+            except ValueError as error:
+                raise ArgumentError("kind", table["kind"], f"a system that can be integrated ({error})") from None
+
+    # Built one system at a time: a user's constructor need not work elementwise on arrays.
+    return SystemKind(fields, build, f"{cls.__name__} ({name})", rules, elementwise=False)
+
+
+def system_kind_of(name: str, written: str | None = None) -> SystemKind:
+    """The kind a validated ``system.kind`` names: a built-in one, or the class at a class path (imported and
+    checked: a :class:`~regcontact.studies.config.ConfigError` naming ``written``, the value as the config gave it,
+    if it cannot be loaded or is no :class:`~regcontact.systems.AbstractSystem`)."""
+    if name in SYSTEM_KINDS:
+        return SYSTEM_KINDS[name]
+    cls = user.load_class("system.kind", written or name, AbstractSystem, PLANAR_CLASS)
+    if cls not in _USER_KINDS:
+        _USER_KINDS[cls] = _user_kind(cls, written or name)
+    return _USER_KINDS[cls]
+
+
+def _kind_field(kind: str) -> cfg.Field:
+    """``kind``: its name, or the class path the config wrote (relative to the study file) that resolves to it."""
+    names = [] if user.is_class_path(kind) else [kind]
+    return cfg.Field(user.name_or_class("system.kind", names, PLANAR_CLASS), kind, f"the system kind, {kind!r}")
+
+
 def kind_fields(kind: str, across_keys: bool = True) -> dict[str, Any]:
     """The ``[system]`` schema of a kind: ``kind``, the keys every kind has, the kind's own keys and (with
     ``across_keys``) its rules across them, checked as the table is validated. A study that sweeps the system's
     keys leaves them out and checks every system of its sweep instead."""
-    kind_field = cfg.Field(cfg.choice(kind), kind, f"the system kind, {kind!r}")
-    rules = {RULES_ENTRY: cfg.TableRule(SYSTEM_KINDS[kind].rules)} if across_keys else {}
-    return {"kind": kind_field, **START_FIELDS, **SYSTEM_KINDS[kind].fields, **rules}
+    found = system_kind_of(kind)
+    rules = {RULES_ENTRY: cfg.TableRule(found.rules)} if across_keys else {}
+    return {"kind": _kind_field(kind), **START_FIELDS, **found.fields, **rules}
 
 
 def initial_penetration(system: dict[str, Any], alpha: float) -> float:
@@ -351,11 +416,13 @@ def initial_penetration(system: dict[str, Any], alpha: float) -> float:
     return float(depth)
 
 
-def _built(kind: str, system: dict[str, Any]) -> AbstractSystem:
-    """The kind's constructor on a validated table (without the start keys); its refusal as a ``ConfigError``:
-    of the key it names, or of the kind for a rule of the whole system (its mass matrix)."""
+def _built(kind: str, system: dict[str, Any], found: SystemKind | None = None) -> AbstractSystem:
+    """The kind's constructor (``found``, else looked up) on a validated table (without the start keys); its
+    refusal as a ``ConfigError``: of the key it names, or of the kind for a rule of the whole system (its mass
+    matrix)."""
+    found = found or system_kind_of(kind)
     try:
-        return SYSTEM_KINDS[kind].build({key: value for key, value in system.items() if key not in START_FIELDS})
+        return found.build({key: value for key, value in system.items() if key not in START_FIELDS})
     except ArgumentError as error:
         raise cfg.ConfigError(f"system.{error.name}", error.value, error.expected) from None
     except ValueError as error:
@@ -371,6 +438,10 @@ def system_from_config(system: dict[str, Any]) -> AbstractSystem:
         check_system(built)
     except ValueError as error:
         raise cfg.ConfigError("system.kind", kind, f"a system that can be integrated ({error})") from None
+    except Exception as error:  # a body whose own methods fail on its arrays (a class named by path)
+        raise cfg.ConfigError(
+            "system.kind", kind, f"a system that can be integrated ({user.one_line(error)})"
+        ) from None
     return built
 
 
@@ -420,7 +491,7 @@ def systems_from_config(tables: list[dict[str, Any]]) -> AbstractSystem:
     Many systems of a kind whose builder is elementwise are built by one call on arrays (no Python loop per
     system) and checked by one vmapped evaluation (:func:`~regcontact.systems.system.first_bad_system`)."""
     name = tables[0].get("kind", DEFAULT_KIND)
-    kind = SYSTEM_KINDS[name]
+    kind = system_kind_of(name)
     varying = [key for key in tables[0] if any(table[key] != tables[0][key] for table in tables)]
 
     def at(index: int) -> str:
@@ -438,11 +509,16 @@ def systems_from_config(tables: list[dict[str, Any]]) -> AbstractSystem:
             built = []
             for index, table in enumerate(tables):
                 try:
-                    built.append(_built(name, table))
+                    built.append(_built(name, table, kind))
                 except cfg.ConfigError as error:
                     raise cfg.ConfigError(error.key, error.value, error.expected + at(index)) from None
             batch = jtu.tree_map(lambda *leaves: np.stack([np.asarray(leaf) for leaf in leaves]), *built)
-    found = first_bad_system(batch)
+    try:
+        found = first_bad_system(batch)
+    except Exception as error:  # a body whose own methods fail on its arrays (a class named by path)
+        raise cfg.ConfigError(
+            "system.kind", name, f"a system that can be integrated ({user.one_line(error)})"
+        ) from None
     if found is not None:
         index, problem = found
         raise cfg.ConfigError("system.kind", name, f"a system that can be integrated ({problem}{at(index)})")

@@ -63,7 +63,13 @@ from regcontact.rigid.event_driven import IMPACT_LAWS
 from regcontact.rigid.trajectory import RigidTrajectory
 from regcontact.studies import config as cfg
 from regcontact.studies.study_result import StudyResult
-from regcontact.studies.system_config import START_FIELDS, SYSTEM_KINDS, kind_fields, system_from_config, system_kind
+from regcontact.studies.system_config import (
+    START_FIELDS,
+    kind_fields,
+    system_from_config,
+    system_kind,
+    system_kind_of,
+)
 from regcontact.systems.system import AbstractSystem
 
 __all__ = ["KIND", "TABLE_COLUMNS", "Comparison", "SampledRun", "check", "compare", "run", "schema"]
@@ -147,7 +153,7 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
 def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
     """The system's own cross-key check; a grid coarser than the horizon is refused."""
     del overridden
-    SYSTEM_KINDS[config["system"]["kind"]].check(config["system"])
+    system_kind_of(config["system"]["kind"]).check(config["system"])
     horizon = config["horizon"]
     if horizon["grid_dt"] >= horizon["t_end"]:
         raise cfg.ConfigError("horizon.grid_dt", horizon["grid_dt"], f"a spacing < horizon.t_end = {horizon['t_end']}")

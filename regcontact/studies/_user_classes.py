@@ -1,0 +1,251 @@
+"""Classes a study file names by where they live: ``"package.module:Class"`` or ``"file.py:Class"``.
+
+The text before the last ``:`` is a file if it ends in ``.py``, else a module imported by name (from
+``sys.path``). A relative file is taken from the folder of the study file being loaded (:func:`study_folder`),
+or from the current working directory for a config given as a dict; ``~`` is expanded. A file is imported once
+per content (its SHA-256) under a module name of its own, so the same file gives the same class (no recompile)
+and an edited one a new class. A value is parsed into its absolute form (``/abs/folder/file.py:Class``), which the
+resolved config records; :func:`class_records` adds each class's source file and its SHA-256 to ``results.json``.
+
+A study's fields for a class are its constructor's parameters (:func:`constructor_fields`), each parsed with the
+rule the class declares for it in ``ARGUMENT_RULES``, else as finite numbers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import os
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from regcontact._argument_checks import FINITE, Rule
+from regcontact.studies import config as cfg
+
+__all__ = [
+    "class_records",
+    "constructed",
+    "constructor_fields",
+    "is_class_path",
+    "load_class",
+    "name_or_class",
+    "one_line",
+    "resolved_class_path",
+    "study_folder",
+]
+
+#: The folder a relative ``file.py`` is taken from while a study file is loaded (``None``: the working directory).
+_STUDY_FOLDER: contextvars.ContextVar[Path | None] = contextvars.ContextVar("study_folder", default=None)
+
+#: Modules imported from files, by (absolute path, SHA-256 of the content).
+_FILE_MODULES: dict[tuple[Path, str], Any] = {}
+
+#: What results record of each class loaded, by its absolute class path.
+_RECORDS: dict[str, dict[str, str]] = {}
+
+#: How a class path is written, for the error messages.
+FORM = "'package.module:Class' or 'file.py:Class' (a file relative to the study file)"
+
+
+@contextlib.contextmanager
+def study_folder(path: str | Path) -> Iterator[None]:
+    """Relative ``file.py:Class`` values are taken from the folder of the study file ``path`` inside."""
+    token = _STUDY_FOLDER.set(Path(path).expanduser().absolute().parent)
+    try:
+        yield
+    finally:
+        _STUDY_FOLDER.reset(token)
+
+
+def is_class_path(value: Any) -> bool:
+    """Whether a config value names a class by where it lives (it holds a ``:``; a built-in name does not)."""
+    return isinstance(value, str) and ":" in value
+
+
+def _split(key: str, value: str, expected: str) -> tuple[str, str]:
+    where, _, name = value.rpartition(":")
+    if not where.strip() or not name.isidentifier():
+        raise cfg.ConfigError(key, value, f"{expected}, written {FORM}")
+    return where.strip(), name
+
+
+def _file(where: str) -> Path:
+    path = Path(where).expanduser()
+    if not path.is_absolute():
+        path = (_STUDY_FOLDER.get() or Path.cwd()) / path
+    return Path(os.path.normpath(path.absolute()))
+
+
+def resolved_class_path(key: str, value: str, expected: str) -> str:
+    """``value`` in its absolute form: a relative file made absolute (see the module docstring), a module path
+    as written."""
+    where, name = _split(key, value, expected)
+    return f"{_file(where)}:{name}" if where.endswith(".py") else f"{where}:{name}"
+
+
+def name_or_class(key: str, names: Sequence[str], expected: str) -> cfg.Parser:
+    """One of the built-in ``names``, or a class path, parsed into its absolute form (the class is loaded and
+    checked where the schema is made, before the value is parsed)."""
+
+    def parse(value: Any) -> str:
+        if is_class_path(value):
+            return resolved_class_path(key, value, expected)
+        if value in names:
+            return value
+        return cfg.choice(*names, other=f"{expected}, written {FORM}")(value)
+
+    return parse
+
+
+def one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split())
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def _import_file(key: str, value: str, path: Path, expected: str) -> Any:
+    try:
+        content = path.read_bytes()
+    except OSError as error:
+        raise cfg.ConfigError(key, value, f"{expected}; cannot read {path} ({error.strerror or error})") from None
+    digest = hashlib.sha256(content).hexdigest()
+    found = _FILE_MODULES.get((path, digest))
+    if found is not None:
+        return found
+    module_name = f"_regcontact_user_{path.stem}_{digest[:16]}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise cfg.ConfigError(key, value, f"{expected}; {path} cannot be imported as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module  # dataclasses and equinox look the class's module up while it is made
+    try:
+        spec.loader.exec_module(module)
+    except Exception as error:
+        del sys.modules[module_name]
+        raise cfg.ConfigError(key, value, f"{expected}; importing {path} failed ({one_line(error)})") from None
+    _FILE_MODULES[(path, digest)] = module
+    return module
+
+
+def _import_module(key: str, value: str, where: str, expected: str) -> Any:
+    try:
+        return importlib.import_module(where)
+    except ModuleNotFoundError as error:
+        if error.name is not None and (where == error.name or where.startswith(error.name + ".")):
+            raise cfg.ConfigError(key, value, f"{expected}; no module named {error.name!r}") from None
+        raise cfg.ConfigError(key, value, f"{expected}; importing {where} failed ({one_line(error)})") from None
+    except Exception as error:
+        raise cfg.ConfigError(key, value, f"{expected}; importing {where} failed ({one_line(error)})") from None
+
+
+def _source(cls: type) -> tuple[str, str]:
+    """The file a class is defined in and its SHA-256 (empty where there is none)."""
+    try:
+        path = inspect.getsourcefile(cls) or ""
+        return path, hashlib.sha256(Path(path).read_bytes()).hexdigest() if path else ""
+    except (OSError, TypeError):
+        return "", ""
+
+
+def load_class(key: str, value: str, base: type, expected: str) -> type:
+    """The class ``value`` names (``"package.module:Class"`` or ``"file.py:Class"``), which must be a concrete
+    subclass of ``base``; else a :class:`~regcontact.studies.config.ConfigError` of ``key`` saying ``expected`` and
+    what went wrong (a module or file not found, an import that raised, no such class, another class)."""
+    where, name = _split(key, value, expected)
+    if where.endswith(".py"):
+        path = _file(where)
+        if not path.is_file():
+            raise cfg.ConfigError(key, value, f"{expected}; no file {path}")
+        module = _import_file(key, value, path, expected)
+        canonical = f"{path}:{name}"
+    else:
+        module = _import_module(key, value, where, expected)
+        canonical = f"{where}:{name}"
+    found = getattr(module, name, None)
+    if found is None:
+        raise cfg.ConfigError(key, value, f"{expected}; {where} has no {name!r}")
+    if not (isinstance(found, type) and issubclass(found, base)):
+        raise cfg.ConfigError(key, value, f"{expected}; {name} is {_described(found)}")
+    if inspect.isabstract(found):
+        missing = ", ".join(sorted(getattr(found, "__abstractmethods__", ())))
+        raise cfg.ConfigError(key, value, f"{expected}; {name} is abstract (it does not define {missing})")
+    source, digest = _source(found)
+    _RECORDS[canonical] = {"class": canonical, "module": found.__module__, "file": source, "sha256": digest}
+    return found
+
+
+def _described(thing: Any) -> str:
+    if isinstance(thing, type):
+        return f"a class derived from {', '.join(base.__name__ for base in thing.__mro__[1:-1]) or 'object'}"
+    return f"a {type(thing).__name__}, not a class"
+
+
+def class_records(config: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+    """Each class a validated config names by path, by its dotted key: the class path, its module, its source
+    file and that file's SHA-256 (empty where the source cannot be read)."""
+    found: dict[str, dict[str, str]] = {}
+
+    def walk(node: Mapping[str, Any], prefix: str) -> None:
+        for key, value in node.items():
+            if isinstance(value, Mapping):
+                walk(value, f"{prefix}{key}.")
+            elif isinstance(value, str) and value in _RECORDS:
+                found[prefix + key] = _RECORDS[value]
+
+    walk(config, "")
+    return found
+
+
+def constructed(cls: type, values: Mapping[str, Any]) -> Any:
+    """``cls(**values)`` for the keys that have a value (``None``: the constructor's default); a refusal that is
+    no ``ValueError`` (a ``TypeError`` of the class's own code) raised as one, in one line."""
+    try:
+        return cls(**{key: value for key, value in values.items() if value is not None})
+    except ValueError:
+        raise
+    except Exception as error:
+        raise ValueError(f"{cls.__name__}(...) raised {one_line(error)}") from None
+
+
+def _default(value: Any) -> Any:
+    """A constructor's default as a config value: numbers as floats (lists for arrays), ``None`` otherwise
+    (the key is then not passed: the constructor's own default holds)."""
+    if value is None or isinstance(value, bool | str):
+        return None
+    try:
+        array = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        return None
+    return array.tolist() if np.all(np.isfinite(array)) else None
+
+
+def constructor_fields(
+    key: str, value: str, cls: type, rules: Mapping[str, Rule], reserved: tuple[str, ...] = ()
+) -> dict[str, cfg.Field]:
+    """The config fields of ``cls``: one per keyword parameter of its constructor, parsed with ``rules`` (the
+    class's ``ARGUMENT_RULES``) where it has one, else as finite numbers; required where the constructor has no
+    default. ``reserved`` names keys the table has already (a parameter of that name is refused)."""
+    try:
+        parameters = inspect.signature(cls).parameters.values()
+    except (TypeError, ValueError) as error:
+        raise cfg.ConfigError(key, value, f"a class whose constructor can be inspected ({one_line(error)})") from None
+    fields: dict[str, cfg.Field] = {}
+    for parameter in parameters:
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            continue
+        name = parameter.name
+        if parameter.kind == parameter.POSITIONAL_ONLY or name in reserved:
+            taken = f"the table's own key {name!r}" if name in reserved else f"the positional-only {name!r}"
+            raise cfg.ConfigError(key, value, f"a class whose constructor takes keyword parameters, not {taken}")
+        rule = rules.get(name, FINITE)
+        required = parameter.default is inspect.Parameter.empty
+        default = cfg.REQUIRED if required else _default(parameter.default)
+        fields[name] = cfg.Field(cfg.ruled_array(rule), default, f"{name}: {rule.expected} (or a list of them)")
+    return fields

@@ -1,0 +1,89 @@
+"""Contact laws in a study config: a name of the registry (``NORMAL_LAWS``, ``FRICTION_LAWS``) or a class path.
+
+``contact.normal_law = "package.module:Class"`` (or ``"laws.py:Class"``, a file beside the study) names a law of
+one's own: a concrete subclass of :class:`~regcontact.contact.normal_laws.AbstractNormalLaw` (or of
+:class:`~regcontact.contact.friction_laws.AbstractFrictionLaw` for ``friction_law``) that declares its
+``PARAMETERS`` and ``EXPONENTS`` as the built-in laws do and can be built with its defaults. Its parameters and
+α-exponents are then read from ``[contact.normal]`` / ``[contact.normal_exponents]`` like a built-in law's.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from regcontact._argument_checks import RULES
+from regcontact.contact.friction_laws import FRICTION_LAWS, AbstractFrictionLaw
+from regcontact.contact.normal_laws import NORMAL_LAWS, AbstractNormalLaw
+from regcontact.studies import _user_classes as user, config as cfg
+
+__all__ = ["FRICTION_CLASS", "NORMAL_CLASS", "friction_law_class", "law_field", "normal_law_class", "raw_law"]
+
+NORMAL_CLASS = "a subclass of regcontact.contact.AbstractNormalLaw"
+FRICTION_CLASS = "a subclass of regcontact.contact.AbstractFrictionLaw"
+
+#: Checked classes named by path (an edited file is a new class, checked again).
+_CHECKED: set[type] = set()
+
+
+def _declaration_problem(cls: type, normal: bool) -> str | None:
+    """What a law class lacks of what the config and the α-scaling read from it, if anything."""
+    parameters, exponents = getattr(cls, "PARAMETERS", None), getattr(cls, "EXPONENTS", None)
+    if not isinstance(parameters, Mapping) or not all(rule in RULES for rule in parameters.values()):
+        return f"PARAMETERS: a dict of parameter name -> one of {', '.join(map(repr, RULES))}"
+    if not isinstance(exponents, Mapping) or set(exponents) != set(parameters):
+        return "EXPONENTS: a dict of the default α-exponent of each of its PARAMETERS"
+    if not all(isinstance(e, int | float) and not isinstance(e, bool) and math.isfinite(e) for e in exponents.values()):
+        return "EXPONENTS: finite numbers"
+    if normal and getattr(cls, "LINEAR_STIFFNESS", "") not in (None, *parameters):
+        return "LINEAR_STIFFNESS: None or one of its PARAMETERS"
+    try:
+        default = cls()
+    except Exception as error:
+        return f"a constructor whose parameters all have defaults ({user.one_line(error)})"
+    missing = [name for name in parameters if not hasattr(default, name)]
+    return f"a field for each of its PARAMETERS (no {missing[0]!r})" if missing else None
+
+
+def _law_class(key: str, name: str, written: str | None, registry: Mapping[str, type], base: type, expected: str):
+    if name in registry:
+        return registry[name]
+    cls = user.load_class(key, written or name, base, expected)
+    if cls not in _CHECKED:
+        problem = _declaration_problem(cls, normal=base is AbstractNormalLaw)
+        if problem is not None:
+            raise cfg.ConfigError(key, written or name, f"{expected}; {cls.__name__} needs {problem}")
+        _CHECKED.add(cls)
+    return cls
+
+
+def normal_law_class(name: str, written: str | None = None) -> type[AbstractNormalLaw]:
+    """The normal law a validated ``contact.normal_law`` names: a registry name or a class path (loaded and
+    checked; a :class:`~regcontact.studies.config.ConfigError` naming ``written``, the value as given)."""
+    return _law_class("contact.normal_law", name, written, NORMAL_LAWS, AbstractNormalLaw, NORMAL_CLASS)
+
+
+def friction_law_class(name: str, written: str | None = None) -> type[AbstractFrictionLaw]:
+    """The friction law a validated ``contact.friction_law`` names (as :func:`normal_law_class`)."""
+    return _law_class("contact.friction_law", name, written, FRICTION_LAWS, AbstractFrictionLaw, FRICTION_CLASS)
+
+
+def raw_law(raw_contact: Mapping[str, Any], normal: bool) -> type:
+    """The law class a raw ``[contact]`` table names, for the schema of its parameters: a class path is loaded
+    and checked here (a bad one refused); a value that is neither a known name nor a path gives the registry's
+    first law (the schema's :func:`law_field` then refuses the value)."""
+    key, registry = ("normal_law", NORMAL_LAWS) if normal else ("friction_law", FRICTION_LAWS)
+    value = raw_contact.get(key, next(iter(registry)))
+    if user.is_class_path(value):
+        expected = NORMAL_CLASS if normal else FRICTION_CLASS
+        resolved = user.resolved_class_path(f"contact.{key}", value, expected)
+        return (normal_law_class if normal else friction_law_class)(resolved, written=value)
+    return registry.get(value if isinstance(value, str) else "", next(iter(registry.values())))
+
+
+def law_field(normal: bool, default: str, doc: str) -> cfg.Field:
+    """``contact.normal_law`` / ``contact.friction_law``: a registry name, or a class path (absolute once parsed)."""
+    if normal:
+        return cfg.Field(user.name_or_class("contact.normal_law", list(NORMAL_LAWS), NORMAL_CLASS), default, doc)
+    return cfg.Field(user.name_or_class("contact.friction_law", list(FRICTION_LAWS), FRICTION_CLASS), default, doc)

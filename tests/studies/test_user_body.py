@@ -1,0 +1,240 @@
+"""A body and a normal law defined outside the package, named in a study file by path: the study runs from TOML
+(``regcontact run`` and :func:`regcontact.run_study`), gives the integrals :func:`regcontact.solve` gives for the
+same objects in Python and the closed forms of a ball dropped on the ground; every bad name or key is one line,
+exit status 2, nothing written.
+
+The ball (``user_bodies/ball.py``) is a point mass with ``g = (y, x)``, ``M = m I`` and no gravity, so its normal
+motion during contact is the law's own oscillator. With the spring-damper at α-exponents (2, 1) the damping
+ratio ``ζ = γ / (2 √(m k))`` is the same at every α, the damper acts on approach only, and the ball leaves with
+restitution ``e = exp(−ζ arccos ζ / √(1 − ζ²))``: ``∫λ_n = m v (1 + e)`` exactly. The undamped spring
+(``LinearSpring``) gives ``e = 1``: ``∫λ_n = 2 m v``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import regcontact as rc
+from regcontact.cli import main
+from regcontact.contact import law_exponents
+
+BODIES = Path(__file__).parent / "user_bodies"
+ALPHAS = [1e2, 1e4]
+
+
+def _ball_module():
+    spec = importlib.util.spec_from_file_location("ball_for_python", BODIES / "ball.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+BALL = _ball_module()
+
+STUDY = """
+[study]
+name = "ball"
+[system]
+kind = "{kind}"
+vy0 = -1.0
+vx0 = 0.3
+mu = 0.2
+[contact]
+normal_law = "{normal_law}"
+[contact.normal_exponents]
+{exponents}
+[termination]
+time_limit = 10.0
+[references]
+impulse_velocity = false
+compliant_limit = false
+[sweep]
+alpha = {alphas}
+"""
+
+
+def _study(folder: Path, kind="bodies.py:Ball", normal_law="spring_damper", extra="", sweep_extra="") -> Path:
+    """A study of the ball in ``folder``, with the body file copied beside it as ``bodies.py``."""
+    shutil.copy(BODIES / "ball.py", folder / "bodies.py")
+    exponents = "stiffness = 2.0\ndamping = 1.0" if normal_law == "spring_damper" else "stiffness = 2.0"
+    text = STUDY.format(kind=kind, normal_law=normal_law, exponents=exponents, alphas=ALPHAS) + sweep_extra
+    path = folder / "study.toml"
+    path.write_text(text.replace("[contact]\n", extra + "[contact]\n"), encoding="utf-8")
+    return path
+
+
+def _restitution(zeta: float) -> float:
+    return math.exp(-zeta * math.acos(zeta) / math.sqrt(1 - zeta**2))
+
+
+def test_a_body_of_ones_own_runs_from_toml_as_from_python(tmp_path, capsys):
+    """``regcontact run`` on a study naming ``bodies.py:Ball`` beside it: the integrals of ``rc.solve`` on the
+    same ball, the closed-form normal impulse, the momentum balance of the tangential one, and a record of the
+    class, its file and its SHA-256 in results.json."""
+    out = tmp_path / "out"
+    assert main(["run", str(_study(tmp_path)), "--out", str(out)]) == 0
+    table = pd.read_csv(out / "results.csv")
+    ball = BALL.Ball(vy0=-1.0, vx0=0.3, mu=0.2)
+    contact = rc.ContactModel(normal_exponents=law_exponents(rc.SpringDamper, stiffness=2.0, damping=1.0))
+    m, v = 1.0, 1.0
+    expected_n = m * v * (1 + _restitution(1.0 / (2 * math.sqrt(m * 1.0))))
+    for alpha, int_n, int_t in zip(table["alpha"], table["int_lambda_n"], table["int_lambda_t"]):
+        run = rc.solve(ball, contact, alpha, rc.Controls(t_max=10.0))
+        assert bool(run.ok) and run.termination == 1  # ended by contact_open, the ball in flight
+        solved_n, solved_t = np.asarray(run.force_integrals)
+        # the study solves its cases as one vmapped batch, whose Newton iterations run until every case has
+        # converged: the same integrals as one solve to within the solver's tolerance, not bit for bit
+        np.testing.assert_allclose([int_n, int_t], [solved_n, solved_t], rtol=1e-8, atol=1e-12)
+        np.testing.assert_allclose(int_n, expected_n, rtol=1e-7)
+        vx_end = float(run.state_end.v[0])
+        np.testing.assert_allclose(int_t, m * (vx_end - 0.3), rtol=1e-8, atol=1e-12)
+        assert 0 < vx_end < 0.3  # friction slowed the slide but did not stop it
+    document = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    body = tmp_path / "bodies.py"
+    assert document["config"]["system"]["kind"] == f"{body}:Ball"
+    record = document["classes"]["system.kind"]
+    assert record["file"] == str(body)
+    assert record["sha256"] == __import__("hashlib").sha256(body.read_bytes()).hexdigest()
+
+
+def test_a_normal_law_of_ones_own_and_a_sweep_over_the_bodys_keys(tmp_path):
+    """``rc.run_study`` on a study naming the undamped spring by path and sweeping the ball's mass: each case's
+    integrals are ``rc.solve``'s and the elastic bounce ``∫λ_n = 2 m v``."""
+    path = _study(tmp_path, normal_law="bodies.py:LinearSpring", sweep_extra="mass = [1.0, 2.5]\n")
+    run = rc.run_study(path, progress=lambda message: None)
+    table = run.table
+    assert list(table["mass"]) == [1.0, 1.0, 2.5, 2.5]
+    contact = rc.ContactModel(
+        normal=BALL.LinearSpring(), normal_exponents=law_exponents(BALL.LinearSpring, stiffness=2.0)
+    )
+    for mass, alpha, int_n, int_t in zip(table["mass"], table["alpha"], table["int_lambda_n"], table["int_lambda_t"]):
+        solved = rc.solve(BALL.Ball(vy0=-1.0, vx0=0.3, mu=0.2, mass=mass), contact, alpha, rc.Controls(t_max=10.0))
+        np.testing.assert_allclose([int_n, int_t], np.asarray(solved.force_integrals), rtol=1e-8, atol=1e-12)
+        np.testing.assert_allclose(int_n, 2 * mass * 1.0, rtol=1e-7)
+    assert run.json["classes"]["contact.normal_law"]["class"] == f"{tmp_path / 'bodies.py'}:LinearSpring"
+
+
+def _one_error_line(capsys) -> str:
+    printed = capsys.readouterr()
+    assert printed.out == ""
+    lines = printed.err.splitlines()
+    assert len(lines) == 1, printed.err
+    return lines[0]
+
+
+PREFIX = "regcontact: config error: "
+PLANAR = "a subclass of regcontact.systems.AbstractSystem"
+
+
+@pytest.mark.parametrize(
+    ("kind", "extra", "expected"),
+    [
+        ("nowhere.py:Ball", "", "{PLANAR}; no file {folder}/nowhere.py"),
+        ("no_such_package_xyz.bodies:Ball", "", "{PLANAR}; no module named 'no_such_package_xyz'"),
+        ("bodies.py:Stool", "", "{PLANAR}; bodies.py has no 'Stool'"),
+        ("bodies.py:LinearSpring", "", "{PLANAR}; LinearSpring is a class derived from AbstractNormalLaw, Module"),
+        ("bodies.py:jnp", "", "{PLANAR}; jnp is a module, not a class"),
+        ("regcontact.systems:AbstractSystem", "", "{PLANAR}; AbstractSystem is abstract (it does not define "),
+        ("bodies.py:", "", "{PLANAR}, written 'package.module:Class' or 'file.py:Class'"),
+    ],
+)
+def test_a_class_that_cannot_be_loaded_is_one_line(tmp_path, capsys, kind, extra, expected):
+    path = _study(tmp_path, kind=kind)
+    out = tmp_path / "out"
+    assert main(["run", str(path), "--out", str(out)]) == 2
+    line = _one_error_line(capsys)
+    wanted = expected.format(PLANAR=PLANAR, folder=tmp_path)
+    assert line.startswith(f"{PREFIX}system.kind = {kind!r}: expected {wanted}"), line
+    assert not out.exists()
+
+
+def test_an_import_that_raises_is_one_line(tmp_path, capsys):
+    path = _study(tmp_path, kind="broken.py:Ball")
+    (tmp_path / "broken.py").write_text("import math\nraise RuntimeError('no\\nluck')\n", encoding="utf-8")
+    assert main(["run", str(path), "--out", str(tmp_path / "out")]) == 2
+    line = _one_error_line(capsys)
+    broken = tmp_path / "broken.py"
+    assert line == f"{PREFIX}system.kind = 'broken.py:Ball': expected {PLANAR}; importing {broken} failed " + (
+        "(RuntimeError: no luck)"
+    )
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        (("vy0 = -1.0\n", "vy0 = -1.0\nradius = 0.1\n"), "system.radius = 0.1: expected a known key (this table has: "),
+        (("vy0 = -1.0\n", ""), "system.vy0 = (missing): expected vy0: a finite number"),
+        (("vy0 = -1.0\n", "vy0 = -1.0\nmass = -2.0\n"), "system.mass = -2.0: expected a positive number"),
+        (("vy0 = -1.0\n", "vy0 = -1.0\nmass = [1.0, true]\n"), "system.mass = [1.0, True]: expected a positive number"),
+        (("vy0 = -1.0\n", "vy0 = -1.0\nmass = 'heavy'\n"), "system.mass = 'heavy': expected a positive number"),
+        (
+            ("alpha = [", "mu = [0.2, -0.1]\nalpha = ["),
+            "sweep.mu = [0.2, -0.1]: expected a list of values, each a number ≥ 0",
+        ),
+    ],
+)
+def test_a_bad_key_of_a_body_of_ones_own_is_one_line(tmp_path, capsys, edit, expected):
+    path = _study(tmp_path)
+    path.write_text(path.read_text(encoding="utf-8").replace(*edit, 1), encoding="utf-8")
+    assert main(["run", str(path), "--out", str(tmp_path / "out")]) == 2
+    line = _one_error_line(capsys)
+    assert line.startswith(PREFIX + expected), line
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_constructor_that_refuses_is_one_line(tmp_path, capsys):
+    """A value every rule passes but the constructor refuses (here: a ``TypeError`` of a list where it wants a
+    number) names the class and what it raised."""
+    path = _study(tmp_path)
+    path.write_text(path.read_text(encoding="utf-8").replace("vx0 = 0.3", "vx0 = [0.3, 0.1]"), encoding="utf-8")
+    assert main(["run", str(path), "--out", str(tmp_path / "out")]) == 2
+    line = _one_error_line(capsys)
+    assert line.startswith(f"{PREFIX}system.kind = "), line
+    assert "expected a system that can be integrated" in line
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("law", "source", "expected"),
+    [
+        ("bodies.py:Ball", None, "a subclass of regcontact.contact.AbstractNormalLaw; Ball is a class derived from"),
+        ("nolaw.py:Law", None, "a subclass of regcontact.contact.AbstractNormalLaw; no file "),
+        (
+            "laws.py:Bad",
+            "from regcontact import SpringDamper\nclass Bad(SpringDamper):\n    PARAMETERS = {'stiffness': 'huge'}\n",
+            "a subclass of regcontact.contact.AbstractNormalLaw; Bad needs PARAMETERS: a dict of parameter name -> ",
+        ),
+    ],
+)
+def test_a_bad_normal_law_is_one_line(tmp_path, capsys, law, source, expected):
+    path = _study(tmp_path, normal_law=law)
+    if source is not None:
+        (tmp_path / law.partition(":")[0]).write_text(source, encoding="utf-8")
+    assert main(["run", str(path), "--out", str(tmp_path / "out")]) == 2
+    line = _one_error_line(capsys)
+    assert line.startswith(f"{PREFIX}contact.normal_law = {law!r}: expected {expected}"), line
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_planar_body_in_the_spatial_study_is_one_line(tmp_path, capsys):
+    shutil.copy(BODIES / "ball.py", tmp_path / "bodies.py")
+    path = tmp_path / "study.toml"
+    path.write_text(
+        '[study]\nname = "s"\nkind = "spatial_crossing"\n[system]\nkind = "bodies.py:Ball"\n'
+        "[compliant]\nalpha = [1e2, 1e3]\n",
+        encoding="utf-8",
+    )
+    assert main(["run", str(path), "--out", str(tmp_path / "out")]) == 2
+    line = _one_error_line(capsys)
+    expected = "a subclass of regcontact.systems.AbstractSpatialSystem; Ball is a class derived from"
+    assert line.startswith(f"{PREFIX}system.kind = 'bodies.py:Ball': expected {expected}"), line
+    assert not (tmp_path / "out").exists()
