@@ -33,6 +33,7 @@ from regcontact.contact.normal_laws import SpringDamper
 from regcontact.studies.compliant_study import run as run_study
 from regcontact.studies.loading import load_study
 from regcontact.systems.rod import PainleveRod
+from tests.compliant.stiff_linear_problem import prothero_robinson, prothero_robinson_exact, solve_linear
 
 TABLE1 = Path(__file__).resolve().parents[2] / "studies" / "table1.toml"
 TABLEAU = radau_iia_tableau(5)
@@ -200,41 +201,17 @@ def test_error_proportional_to_the_tolerance():
     assert all(steps["RadauIIA9", r] < steps["RadauIIA5", r] / 2 for r in rtols[1:]), steps
 
 
-def _prothero_robinson(t, y, L):
-    return -L * (y - jnp.sin(t)) + jnp.cos(t)
-
-
-def _prothero_robinson_exact(t, L):
-    return np.sin(t) + np.exp(-L * t)  # y(0) = 1
-
-
-@eqx.filter_jit
-def _solve_linear(solver, L, rtol):
-    return diffrax.diffeqsolve(
-        diffrax.ODETerm(_prothero_robinson),
-        solver,
-        0.0,
-        2.0,
-        None,
-        jnp.array([1.0]),
-        args=L,
-        saveat=diffrax.SaveAt(steps=True),
-        stepsize_controller=diffrax.PIDController(rtol=rtol, atol=rtol * 1e-2),
-        max_steps=1000,
-    )
-
-
 @pytest.mark.parametrize("stiffness", [1e4, 1e8, 1e12])
 def test_linear_stiff_problem_against_its_closed_form(stiffness):
     """Every step within 10× the tolerance the estimate is held to: rtol with literal tolerances, RADAU's
     ``0.1 rtol^(3/5)`` by default; the stiff transient is damped (L-stable) in few steps."""
     rtol = 1e-8
     for solver, held_to in [(RadauIIA9(radau5_tolerances=False), rtol), (RadauIIA9(), 0.1 * rtol ** (3 / 5))]:
-        sol = _solve_linear(solver, jnp.asarray(stiffness), jnp.asarray(rtol))
+        sol = solve_linear(solver, jnp.asarray(stiffness), jnp.asarray(rtol))
         steps = int(sol.stats["num_accepted_steps"])
         ts, ys = np.asarray(sol.ts[:steps]), np.asarray(sol.ys[:steps, 0])
         assert ts[-1] == 2.0 and steps < 200
-        error = np.max(np.abs(ys - _prothero_robinson_exact(ts, stiffness)))
+        error = np.max(np.abs(ys - prothero_robinson_exact(ts, stiffness)))
         assert error <= 10 * held_to, (solver.radau5_tolerances, error)
 
 
@@ -285,7 +262,7 @@ def test_dense_output_locates_an_event_in_a_fast_transient():
     L = 1e6
     event = diffrax.Event(lambda t, y, args, **kw: y[0] - 0.5, root_finder=optx.Newton(rtol=1e-12, atol=1e-15))
     sol = diffrax.diffeqsolve(
-        diffrax.ODETerm(_prothero_robinson),
+        diffrax.ODETerm(prothero_robinson),
         RadauIIA9(),
         0.0,
         2.0,
@@ -295,7 +272,7 @@ def test_dense_output_locates_an_event_in_a_fast_transient():
         event=event,
         stepsize_controller=diffrax.PIDController(rtol=1e-10, atol=1e-12),
     )
-    exact = brentq(lambda t: _prothero_robinson_exact(t, L) - 0.5, 0.0, 10 / L, xtol=1e-16, rtol=1e-15)
+    exact = brentq(lambda t: prothero_robinson_exact(t, L) - 0.5, 0.0, 10 / L, xtol=1e-16, rtol=1e-15)
     assert sol.result == diffrax.RESULTS.event_occurred
     assert abs(float(sol.ts[-1]) - exact) <= 0.1 * 1e-10 ** (3 / 5) * 0.5 / (L / 2)
 
@@ -311,7 +288,7 @@ def test_dense_output_locates_an_event_on_a_slow_manifold():
     misses = {}
     for solver in (RadauIIA9(), RadauIIA5()):
         sol = diffrax.diffeqsolve(
-            diffrax.ODETerm(_prothero_robinson),
+            diffrax.ODETerm(prothero_robinson),
             solver,
             0.0,
             2.0,

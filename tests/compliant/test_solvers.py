@@ -25,6 +25,7 @@ from regcontact.studies.compliant_study import build_cases, run as run_study
 from regcontact.studies.loading import load_study
 from regcontact.systems.rod import PainleveRod
 from tests.compliant.batch_promise import assert_lanes_agree
+from tests.compliant.stiff_linear_problem import prothero_robinson, prothero_robinson_exact, solve_linear
 
 TABLE1 = Path(__file__).resolve().parents[2] / "studies" / "table1.toml"
 R6 = np.sqrt(6.0)
@@ -88,41 +89,17 @@ def test_order_five_with_fixed_steps():
 # -- the stiff linear test y' = −L (y − g) + g' --------------------------------------------------------------
 
 
-def _prothero_robinson(t, y, L):
-    return -L * (y - jnp.sin(t)) + jnp.cos(t)
-
-
-def _prothero_robinson_exact(t, L):
-    return np.sin(t) + np.exp(-L * t)  # y(0) = 1
-
-
-@eqx.filter_jit
-def _solve_linear(solver, L, rtol):
-    return diffrax.diffeqsolve(
-        diffrax.ODETerm(_prothero_robinson),
-        solver,
-        0.0,
-        2.0,
-        None,
-        jnp.array([1.0]),
-        args=L,
-        saveat=diffrax.SaveAt(steps=True),
-        stepsize_controller=diffrax.PIDController(rtol=rtol, atol=rtol * 1e-2),
-        max_steps=1000,
-    )
-
-
 @pytest.mark.parametrize("stiffness", [1e4, 1e8, 1e12])
 def test_linear_stiff_problem_against_its_closed_form(stiffness):
     """Every step within 10× the tolerance the error estimate is held to: rtol itself with literal tolerances,
     RADAU5's 0.1 rtol^(2/3) by default (the solution is of order 5, the estimate of order 3)."""
     rtol = 1e-8
     for solver, held_to in [(RadauIIA5(radau5_tolerances=False), rtol), (RadauIIA5(), 0.1 * rtol ** (2 / 3))]:
-        sol = _solve_linear(solver, jnp.asarray(stiffness), jnp.asarray(rtol))
+        sol = solve_linear(solver, jnp.asarray(stiffness), jnp.asarray(rtol))
         steps = int(sol.stats["num_accepted_steps"])
         ts, ys = np.asarray(sol.ts[:steps]), np.asarray(sol.ys[:steps, 0])
         assert ts[-1] == 2.0 and steps < 400
-        error = np.max(np.abs(ys - _prothero_robinson_exact(ts, stiffness)))
+        error = np.max(np.abs(ys - prothero_robinson_exact(ts, stiffness)))
         assert error <= 10 * held_to, (solver.radau5_tolerances, error)
 
 
@@ -158,7 +135,7 @@ def test_dense_output_locates_an_event_in_a_fast_transient():
     L = 1e6
     event = diffrax.Event(lambda t, y, args, **kw: y[0] - 0.5, root_finder=optx.Newton(rtol=1e-12, atol=1e-15))
     sol = diffrax.diffeqsolve(
-        diffrax.ODETerm(_prothero_robinson),
+        diffrax.ODETerm(prothero_robinson),
         RadauIIA5(),
         0.0,
         2.0,
@@ -168,7 +145,7 @@ def test_dense_output_locates_an_event_in_a_fast_transient():
         event=event,
         stepsize_controller=diffrax.PIDController(rtol=1e-10, atol=1e-12),
     )
-    exact = brentq(lambda t: _prothero_robinson_exact(t, L) - 0.5, 0.0, 10 / L, xtol=1e-16, rtol=1e-15)
+    exact = brentq(lambda t: prothero_robinson_exact(t, L) - 0.5, 0.0, 10 / L, xtol=1e-16, rtol=1e-15)
     assert sol.result == diffrax.RESULTS.event_occurred
     assert abs(float(sol.ts[-1]) - exact) <= 1e-8 * exact
 
