@@ -339,6 +339,18 @@ def test_a_chatter_system_without_a_mass_matrix_is_refused_at_validation():
     assert refused.value.expected.startswith("B² < A C = ")
 
 
+@pytest.mark.parametrize("wrap", [float, np.asarray, jnp.asarray])
+@pytest.mark.parametrize("alpha, name", [(math.nan, "alphas"), (-1.0, "alphas"), (1e-200, "alphas")])
+def test_contact_time_windows_refuse_by_name(wrap, alpha, name):
+    """NaN and α ≤ 0 by the config's rule; an α whose window is no time (k(α) = 0 with exponent 2) by its own."""
+    model = ContactModel(normal_exponents=law_exponents(SpringDamper, stiffness=2))
+    with pytest.raises(ArgumentError) as refused:
+        contact_time_windows(ROD, model, [1e3, wrap(alpha)])
+    assert refused.value.name == name
+    with pytest.raises(ArgumentError, match="contact_times = nan"):
+        contact_time_windows(ROD, model, [1e3], wrap(math.nan))
+
+
 def test_an_alpha_whose_window_is_no_time_is_named_by_the_study():
     """Refused by the study's check, before anything runs (the cases are built there)."""
     with pytest.raises(ConfigError) as refused:

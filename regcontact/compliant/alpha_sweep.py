@@ -24,6 +24,7 @@ def contact_time_windows(
 ) -> np.ndarray:
     """``contact_times`` contact times ``π √(m_n / k(α))`` per α: each run's window. An α whose window is no time
     (``k(α)`` zero or overflowing float64, as extreme exponents give) is refused naming ``alphas``."""
+    check_argument("alphas", alphas, POSITIVE)
     check_argument("contact_times", contact_times, POSITIVE)
     alpha = np.atleast_1d(np.asarray(alphas, dtype=float))
     normal, _ = contact.at_stiffness(jnp.asarray(alpha))

@@ -7,6 +7,7 @@ from scipy.integrate import solve_ivp
 
 from regcontact.rigid.dynamic_jam import SLIP_OUTCOMES, jam_case
 from regcontact.rigid.jamming_rods import search_jamming_rod
+from tests.rigid.champneys_rod_slip import slip_equations
 
 
 @pytest.fixture(scope="module", params=["G1", "G2"])
@@ -56,18 +57,7 @@ def test_an_independent_real_time_integration_reaches_the_same_g_spot_at_the_sam
     DOP853 up to ``0.999 t_jam``: the angle and rate are those of the rescaled slip at that time, and ``p``,
     ``b`` have fallen towards zero."""
     rod = found.rod
-    mu, torque, gravity = float(rod.mu), float(rod.torque), float(rod.gravity)
-
-    def normal(theta, omega):
-        painleve = 1 + 3 * np.cos(theta) ** 2 - 3 * mu * np.sin(theta) * np.cos(theta)
-        free = -gravity - 3 * np.cos(theta) * torque + omega**2 * np.sin(theta)
-        return painleve, free
-
-    def field(t, x):
-        theta, omega = x
-        painleve, free = normal(theta, omega)
-        force = -free / painleve
-        return [omega, 3 * (torque - np.cos(theta) * force + mu * np.sin(theta) * force)]
+    normal, field = slip_equations(rod)
 
     t_jam = float(found.slip.end[2])
     x0 = [float(rod.phi0), float(rod.omega0)]

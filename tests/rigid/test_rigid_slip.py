@@ -10,6 +10,7 @@ from regcontact.rigid.beyond_jam import jam_reference
 from regcontact.rigid.dynamic_jam import SLIP_OUTCOMES, jam_case, reaches_g_spot, rigid_slip, slip_normal_dynamics
 from regcontact.rigid.jamming_rods import rod_g_spots
 from regcontact.systems import PainleveRod
+from tests.rigid.champneys_rod_slip import slip_equations
 
 #: The G2 rod the jam study finds (docs/dynamic_jam.md).
 G2_ROD = PainleveRod(mu=1.35, torque=-0.1, phi0=0.5845451608146879, omega0=0.7306736273742256, vx0=-2.4032004089563914)
@@ -24,18 +25,7 @@ def rod(mu, phi, omega, torque=0.0, slip_speed=2.0):
 def real_time(rod, event, t_max=5.0):
     """Champneys' rod (``m = 1``, ``ℓ = 1``, ``r² = 1/3``) in slip, ``λ_N = −b/p``, integrated in ``t`` from the
     rod's start until ``event(p, b)`` rises through 0; ``(t, p, b)`` there."""
-    mu, torque, gravity = float(rod.mu), float(rod.torque), float(rod.gravity)
-
-    def normal(theta, omega):
-        painleve = 1 + 3 * np.cos(theta) ** 2 - 3 * mu * np.sin(theta) * np.cos(theta)
-        free = -gravity - 3 * np.cos(theta) * torque + omega**2 * np.sin(theta)
-        return painleve, free
-
-    def field(t, x):
-        theta, omega = x
-        painleve, free = normal(theta, omega)
-        force = -free / painleve
-        return [omega, 3 * (torque - np.cos(theta) * force + mu * np.sin(theta) * force)]
+    normal, field = slip_equations(rod)
 
     def crossing(t, x):
         return event(*normal(*x))
