@@ -53,7 +53,7 @@ def check_inverse_mass(A: Any, B: Any, C: Any) -> None:
 class ContactSpaceForm(eqx.Module):
     """The quantities of Champneys' contact-space form, ``u̇ = a + A λ_T + B λ_N``, ``v̇ = b + B λ_T + C λ_N``, with
     the friction coefficient ``μ``: what the reduced system and the fast-scale analysis
-    (:class:`~regcontact.stability.fast_scale.FastScaleSystem`) are both made of."""
+    (:class:`~regcontact.stability.FastScaleSystem`) are both made of."""
 
     a: Float[Array, ""]
     b: Float[Array, ""]

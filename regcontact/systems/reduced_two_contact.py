@@ -9,7 +9,7 @@ Two contacts reduced to their own coordinates: ``x_i`` along contact ``i`` (slip
 generalised coordinates, ``A_ij = c_iᵀM⁻¹c_j``, ``B_ij = d_iᵀM⁻¹c_j`` (normal acceleration of contact ``i`` per
 unit tangential force at ``j``; not symmetric), ``C_ij = d_iᵀM⁻¹d_j``. Its Delassus matrix in the order
 ``(x₁, x₂, y₁, y₂)`` is ``[[A, Bᵀ], [B, C]]``. Both contacts slipping forward (``λ_Ti = −μ_i λ_Ni``) gives Sec. 6.1's
-``v̇ = b + p⁺λ_N`` with ``p⁺ = C − B diag(μ)`` (:func:`regcontact.stability.two_contact.painleve_matrix`).
+``v̇ = b + p⁺λ_N`` with ``p⁺ = C − B diag(μ)`` (:func:`regcontact.stability.painleve_matrix`).
 
 As a system, ``q = (x₁, y₁, x₂, y₂)`` (contact by contact, like the gaps), the inverse mass matrix is that Delassus
 matrix with its rows and columns in this order, the applied force ``h = M (a₁, b₁, a₂, b₂)`` is constant, and

@@ -16,9 +16,10 @@ import numpy as np
 import pytest
 
 import regcontact  # noqa: F401  (float64)
-from regcontact.figures.two_contact_fast_dynamics import FIG15_PANELS, compute_fig15, draw_fig15, write_table4
-from regcontact.stability import linearisation_eigenvalues
-from regcontact.stability.two_contact import (
+from regcontact.figures._two_contact_classes import write_table4
+from regcontact.figures._two_contact_fast_dynamics import draw_fig15
+from regcontact.figures._two_contact_orbits import FIG15_PANELS, compute_fig15
+from regcontact.stability import (
     PRINTED_TABLE4,
     TWO_CONTACT_MODE_NAMES,
     TwoContactSystem,
@@ -31,6 +32,7 @@ from regcontact.stability.two_contact import (
     hurwitz_stable,
     impacts_without_collision,
     lcp_modes,
+    linearisation_eigenvalues,
     mode_readings,
     painleve_matrix,
     recompute_table4,

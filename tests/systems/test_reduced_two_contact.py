@@ -22,10 +22,10 @@ from regcontact.compliant.simulate import Controls, SolveSettings, solve
 from regcontact.contact.contact_model import ContactModel
 from regcontact.contact.friction_laws import ViscousCoulomb
 from regcontact.contact.normal_laws import ChampneysFastScale, SpringDamper
-from regcontact.figures.two_contact_fast_dynamics import FIG15_PANELS
-from regcontact.stability.fast_scale import normal_force
-from regcontact.stability.two_contact import (
+from regcontact.figures._two_contact_orbits import FIG15_PANELS
+from regcontact.stability import (
     TwoContactSystem,
+    normal_force,
     two_contact_trajectories,
     two_contact_vector_field,
 )

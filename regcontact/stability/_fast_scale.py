@@ -31,7 +31,7 @@ import numpy as np
 from jaxtyping import Array, ArrayLike, Bool, Complex, Float
 
 from regcontact.stability._checks import check_values
-from regcontact.stability.reduced import painleve_parameters
+from regcontact.stability._reduced import painleve_parameters
 from regcontact.systems.reduced_contact import ContactSpaceForm
 
 __all__ = [

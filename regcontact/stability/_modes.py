@@ -20,7 +20,7 @@ import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Bool, Float, Int
 
 from regcontact.stability._checks import check_values
-from regcontact.stability.reduced import painleve_parameters
+from regcontact.stability._reduced import painleve_parameters
 
 __all__ = [
     "MODE_NAMES",
