@@ -33,7 +33,7 @@ from regcontact.compliant.compilation_cache import use_compilation_cache
 from regcontact.compliant.devices import describe_devices
 from regcontact.compliant.simulate import Case, Controls, SolveSettings, cost_order, lane_utilisation, sweep
 from regcontact.compliant.termination import contact_time
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.systems.rod import PainleveRod
 
 

@@ -55,7 +55,7 @@ from regcontact.compliant.dynamics import initial_state
 from regcontact.compliant.simulate import SolveSettings
 from regcontact.compliant.solvers import RadauIIA5
 from regcontact.compliant.termination import contact_time
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.systems.rod import PainleveRod
 
 ALPHAS = [1e3, 1e6, 1e9, 1e12]

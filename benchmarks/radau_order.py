@@ -43,8 +43,7 @@ from regcontact.compliant import simulate
 from regcontact.compliant.dynamics import CompliantState, initial_state
 from regcontact.compliant.simulate import SOLVER_STATUSES, Controls, SolveSettings, solve
 from regcontact.compliant.termination import contact_time
-from regcontact.contact.contact_model import ContactModel
-from regcontact.contact.friction_laws import ViscousCoulomb
+from regcontact.contact import ContactModel, ViscousCoulomb
 from regcontact.contact.normal_laws import SpringDamper
 from regcontact.systems.rod import PainleveRod
 

@@ -71,7 +71,7 @@ def _batch(parameters: list[dict[str, float]]):
 
     from regcontact.compliant.simulate import Case, Controls
     from regcontact.compliant.termination import contact_time
-    from regcontact.contact.contact_model import ContactModel
+    from regcontact.contact import ContactModel
 
     model = ContactModel()
     cases = []
@@ -138,7 +138,7 @@ def scipy_case(p: dict[str, float]) -> tuple[float, int, bool]:
     from benchmarks.scipy_rod import ScipyRod
     from regcontact.compliant.dynamics import initial_state
     from regcontact.compliant.termination import contact_time
-    from regcontact.contact.contact_model import ContactModel
+    from regcontact.contact import ContactModel
 
     rod, model = _rod(p), ContactModel()
     normal, friction = model.at_stiffness(p["alpha"])

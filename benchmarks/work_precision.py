@@ -48,7 +48,7 @@ from benchmarks.scipy_rod import ScipyRod
 from regcontact.compliant.dynamics import CompliantState, CompliantSystem, flat_vector_field, initial_state
 from regcontact.compliant.simulate import SOLVER_STATUSES, Case, Controls, SolveSettings, solve, sweep
 from regcontact.compliant.termination import contact_time
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.studies.compliant_study import build_cases
 from regcontact.studies.loading import load_study
 from regcontact.systems.rod import PainleveRod

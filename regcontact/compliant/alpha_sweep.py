@@ -13,7 +13,7 @@ from jaxtyping import ArrayLike
 from regcontact._argument_checks import POSITIVE, ArgumentError, check_argument, check_count
 from regcontact.compliant.simulate import Case, CompliantRun, Controls, SolveSettings, SweepTimings, sweep
 from regcontact.compliant.termination import contact_time, window_expectation
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.systems.system import AbstractSystem
 
 __all__ = ["alpha_sweep", "contact_time_windows"]

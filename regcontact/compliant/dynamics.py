@@ -16,7 +16,7 @@ import jax
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
-from regcontact.contact.friction_laws import AbstractFrictionLaw
+from regcontact.contact import AbstractFrictionLaw
 from regcontact.contact.normal_laws import AbstractNormalLaw
 from regcontact.systems.system import AbstractSystem
 

@@ -21,7 +21,7 @@ import numpy as np
 from jaxtyping import Array, Bool, Float
 from numpy.typing import NDArray
 
-from regcontact.contact.friction_laws import AbstractFrictionLaw
+from regcontact.contact import AbstractFrictionLaw
 from regcontact.motion_events import mode_changes
 
 __all__ = ["compliant_mode_events", "compliant_modes", "contact_sticks"]

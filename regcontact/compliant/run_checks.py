@@ -63,7 +63,7 @@ from regcontact._argument_checks import POSITIVE, RULES, UNIT_INTERVAL, holds
 from regcontact.compliant.dynamics import CompliantState, CompliantSystem
 from regcontact.compliant.resolution import gap_resolution, normal_speed_resolution
 from regcontact.compliant.spatial_dynamics import SpatialCompliantState
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.systems.spatial_system import AbstractSpatialSystem
 from regcontact.systems.system import AbstractSystem, is_float
 

@@ -49,7 +49,7 @@ from regcontact.compliant.initial_penetration import penetrated_initial_state
 from regcontact.compliant.run_checks import RUN_CHECKS, check_inputs, check_run
 from regcontact.compliant.switches import RESTART_SURFACES, exit_condition, exit_values
 from regcontact.compliant.termination import EVENTS
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.contact.normal_laws import AbstractJumpingNormalLaw
 from regcontact.systems.system import AbstractSystem
 

@@ -1,5 +1,5 @@
 """The compliant model of a spatial system (:class:`~regcontact.systems.spatial_system.AbstractSpatialSystem`): a
-normal law on every contact's gap and the friction disk (:func:`~regcontact.contact.friction_disk.friction_disk`)
+normal law on every contact's gap and the friction disk (:func:`~regcontact.contact.friction_disk`)
 on its 2-vector slip,
 
     q̇ = v,        M(q) v̇ = h(q, v, t) + Σ_i W_iᵀ λ_i,        λ_i = (λ_n(g_n,i, ġ_n,i), λ_T(u_i, λ_n,i, μ_i)),
@@ -14,8 +14,7 @@ import equinox as eqx
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
-from regcontact.contact.friction_disk import friction_disk
-from regcontact.contact.friction_laws import AbstractFrictionLaw
+from regcontact.contact import AbstractFrictionLaw, friction_disk
 from regcontact.contact.normal_laws import AbstractNormalLaw
 from regcontact.systems.spatial_system import AbstractSpatialSystem
 

@@ -20,7 +20,7 @@ from regcontact.compliant.resolution import GAP_ROUNDOFF_ULPS
 from regcontact.compliant.run_checks import check_inputs
 from regcontact.compliant.simulate import Case, Controls
 from regcontact.compliant.spatial_dynamics import SpatialCompliantState, SpatialCompliantSystem, spatial_vector_field
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.contact.normal_laws import AbstractNormalLaw
 from regcontact.systems.spatial_system import AbstractSpatialSystem, spatial_contact_space_form
 

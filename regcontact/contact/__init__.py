@@ -1,15 +1,16 @@
-"""Compliant contact laws as JAX modules, and how their parameters scale with the stiffness multiplier α."""
+"""Compliant contact laws as JAX modules, and how their parameters scale with the stiffness multiplier α
+(``docs/systems.md``, "Contact laws")."""
 
-from regcontact.contact.contact_model import (
+from regcontact.contact._contact_model import (
     ContactModel as ContactModel,
     default_exponents as default_exponents,
     law_exponents as law_exponents,
     scale_parameters as scale_parameters,
 )
-from regcontact.contact.friction_disk import (
+from regcontact.contact._friction_disk import (
     friction_disk as friction_disk,
 )
-from regcontact.contact.friction_laws import (
+from regcontact.contact._friction_laws import (
     FRICTION_LAWS as FRICTION_LAWS,
     AbstractFrictionLaw as AbstractFrictionLaw,
     ViscousCoulomb as ViscousCoulomb,

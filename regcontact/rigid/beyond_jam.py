@@ -43,7 +43,7 @@ from regcontact.compliant.initial_penetration import slipping_initial_state
 from regcontact.compliant.outcome import IMPULSIVE_FACTOR
 from regcontact.compliant.simulate import Controls, SolveSettings, solve, trajectory
 from regcontact.compliant.termination import slow_force_scale
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.rigid._analysis_checks import at_least
 from regcontact.rigid.dynamic_jam import SLIP_OUTCOMES, rigid_slip, slip_sign
 from regcontact.systems.reduced_two_contact import contact_space_form

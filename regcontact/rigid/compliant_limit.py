@@ -42,8 +42,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, UNIT_INTERVAL, check_argument
-from regcontact.contact.contact_model import ContactModel
-from regcontact.contact.friction_laws import ViscousCoulomb
+from regcontact.contact import ContactModel, ViscousCoulomb
 from regcontact.contact.normal_laws import AbstractLinearSpringDamper, AbstractNormalLaw, HuntCrossley
 from regcontact.rigid._analysis_checks import scalar
 from regcontact.rigid.impact_process import FrictionKind, ProcessOutcome, impact_process
@@ -113,7 +112,7 @@ def _check_tolerances(tol: float, rtol: float) -> None:
 
 def limit_law(model: ContactModel) -> LimitLaw:
     """The terms of ``model`` that act on its impact time scale (module docstring); ``ValueError`` for laws not
-    derived here, ``TypeError`` for a ``model`` that is no :class:`~regcontact.contact.contact_model.ContactModel`."""
+    derived here, ``TypeError`` for a ``model`` that is no :class:`~regcontact.contact.ContactModel`."""
     _check_model(model)
     normal, exponents = model.normal, model.normal_exponents
     if not isinstance(model.friction, ViscousCoulomb) or not isinstance(model.friction_exponents, ViscousCoulomb):
@@ -256,7 +255,7 @@ def compliant_limit(
     initial state), ``|g_n| ≤ tol`` of its length: the process's outcome over all ``k`` contacts (open ones with
     zero impulse) and the generalised velocity after it, ``v⁺ = v + M⁻¹ Wᵀ P``. ``ValueError`` if no closed
     contact approaches, or for a tolerance outside ``(0, 1)``; ``TypeError`` for a ``model`` that is no
-    :class:`~regcontact.contact.contact_model.ContactModel`."""
+    :class:`~regcontact.contact.ContactModel`."""
     _check_model(model)
     _check_tolerances(tol, rtol)
     state = as_contact_state(state)

@@ -52,7 +52,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from regcontact._argument_checks import FINITE, POSITIVE, UNIT_INTERVAL, check_argument
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.rigid._analysis_checks import RESTITUTION, at_least
 from regcontact.rigid.compliant_limit import compliant_limit, limit_law
 from regcontact.rigid.darboux_keller import darboux_keller

@@ -32,7 +32,7 @@ from regcontact.compliant.outcome import IMPULSIVE_FACTOR
 from regcontact.compliant.resolution import GAP_ROUNDOFF_ULPS
 from regcontact.compliant.spatial_dynamics import SpatialCompliantSystem, spatial_contact_forces
 from regcontact.compliant.spatial_simulate import spatial_run, spatial_slipping_state
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.rigid._analysis_checks import at_least
 from regcontact.rigid.beyond_jam import BEYOND_JAM_OUTCOMES, STOPPED_SLIP
 from regcontact.rigid.spatial_slip import SPATIAL_SLIP_OUTCOMES, spatial_rigid_slip

@@ -26,8 +26,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from regcontact.contact.contact_model import ContactModel, law_exponents
-from regcontact.contact.friction_laws import ViscousCoulomb
+from regcontact.contact import ContactModel, ViscousCoulomb, law_exponents
 from regcontact.contact.normal_laws import ClippedKelvinVoigt
 from regcontact.rigid.chatter import ChatterSequence, chatter_sequence
 from regcontact.rigid.compliant_limit import (

@@ -17,7 +17,7 @@ import numpy as np
 from regcontact._argument_checks import rule_problem
 from regcontact.compliant.simulate import Case, Controls
 from regcontact.compliant.termination import effective_normal_mass, window_expectation
-from regcontact.contact.contact_model import ContactModel, law_exponents
+from regcontact.contact import ContactModel, law_exponents
 from regcontact.studies import config as cfg
 from regcontact.studies.compliant_sweep import CompliantSweep
 from regcontact.studies.law_config import friction_law_class, normal_law_class

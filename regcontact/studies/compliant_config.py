@@ -13,7 +13,7 @@ from regcontact._argument_checks import FINITE, POSITIVE, RULES
 from regcontact.compliant.simulate import IMPLICIT_SOLVERS, Case, Controls
 from regcontact.compliant.switches import RESTART_SURFACES
 from regcontact.compliant.termination import EVENTS
-from regcontact.contact.friction_laws import AbstractFrictionLaw
+from regcontact.contact import AbstractFrictionLaw
 from regcontact.contact.normal_laws import AbstractJumpingNormalLaw, AbstractNormalLaw
 from regcontact.studies import config as cfg
 from regcontact.studies.compliant_cases import sweep_cases
@@ -40,7 +40,7 @@ def _law_fields(law: Law, default: Callable[[str], float]) -> dict[str, cfg.Fiel
 
 
 def _exponent_fields(law: Law) -> dict[str, cfg.Field]:
-    """A law's α-exponents: any finite number, as :func:`~regcontact.contact.contact_model.law_exponents` takes."""
+    """A law's α-exponents: any finite number, as :func:`~regcontact.contact.law_exponents` takes."""
     return {name: cfg.Field(cfg.ruled(FINITE), law.EXPONENTS[name], f"α-exponent of {name}") for name in law.PARAMETERS}
 
 

@@ -20,7 +20,7 @@ from regcontact.studies.compliant_cases import SweepCases
 from regcontact.studies.compliant_sweep import CompliantSweep
 
 if TYPE_CHECKING:  # the rigid layer (and SciPy) is imported when a study runs, not to validate it
-    from regcontact.contact.contact_model import ContactModel
+    from regcontact.contact import ContactModel
     from regcontact.rigid.state import ContactState
 
 __all__ = ["LimitReference", "LimitReferences", "limit_references"]

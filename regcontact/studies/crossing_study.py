@@ -121,8 +121,7 @@ def _reference_entry(system, found) -> dict[str, Any]:
 
 
 def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
-    from regcontact.contact.contact_model import ContactModel
-    from regcontact.contact.friction_laws import ViscousCoulomb
+    from regcontact.contact import ContactModel, ViscousCoulomb
     from regcontact.contact.normal_laws import NORMAL_LAWS
     from regcontact.rigid.spatial_crossing import classify_crossing, pass_crossing
 

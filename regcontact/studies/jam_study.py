@@ -132,8 +132,7 @@ def _system_reference(system: dict[str, Any]):
 
 
 def _contact(law: str, friction_exponent: float):
-    from regcontact.contact.contact_model import ContactModel
-    from regcontact.contact.friction_laws import ViscousCoulomb
+    from regcontact.contact import ContactModel, ViscousCoulomb
     from regcontact.contact.normal_laws import NORMAL_LAWS
 
     return ContactModel(normal=NORMAL_LAWS[law](), friction_exponents=ViscousCoulomb(friction_exponent))

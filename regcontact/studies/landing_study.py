@@ -41,8 +41,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from regcontact.contact.contact_model import ContactModel, law_exponents
-from regcontact.contact.friction_laws import ViscousCoulomb
+from regcontact.contact import ContactModel, ViscousCoulomb, law_exponents
 from regcontact.contact.normal_laws import ClippedKelvinVoigt
 from regcontact.convergence import MIN_TAIL_POINTS, fit_order
 from regcontact.rigid.compliant_limit import compliant_limit, kelvin_voigt_restitution, limit_law, touchdown_lead

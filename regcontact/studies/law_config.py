@@ -2,7 +2,7 @@
 
 ``contact.normal_law = "package.module:Class"`` (or ``"laws.py:Class"``, a file beside the study) names a law of
 one's own: a concrete subclass of :class:`~regcontact.contact.normal_laws.AbstractNormalLaw` (or of
-:class:`~regcontact.contact.friction_laws.AbstractFrictionLaw` for ``friction_law``) that declares its
+:class:`~regcontact.contact.AbstractFrictionLaw` for ``friction_law``) that declares its
 ``PARAMETERS`` and ``EXPONENTS`` as the built-in laws do and can be built with its defaults. Its parameters and
 α-exponents are then read from ``[contact.normal]`` / ``[contact.normal_exponents]`` like a built-in law's.
 """
@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from regcontact._argument_checks import RULES
-from regcontact.contact.friction_laws import FRICTION_LAWS, AbstractFrictionLaw
+from regcontact.contact import FRICTION_LAWS, AbstractFrictionLaw
 from regcontact.contact.normal_laws import NORMAL_LAWS, AbstractNormalLaw
 from regcontact.studies import _user_classes as user, config as cfg
 

@@ -47,8 +47,7 @@ from regcontact.compliant.dynamics import CompliantSystem, contact_forces
 from regcontact.compliant.modes import compliant_mode_events, compliant_modes
 from regcontact.compliant.simulate import IMPLICIT_SOLVERS, SOLVER_STATUSES, Controls, SolveSettings, trajectory
 from regcontact.compliant.termination import effective_normal_mass, slow_force_scale
-from regcontact.contact.contact_model import ContactModel
-from regcontact.contact.friction_laws import ViscousCoulomb
+from regcontact.contact import ContactModel, ViscousCoulomb
 from regcontact.convergence import fit_order
 from regcontact.motion_events import (
     IMPULSE_FACTOR,

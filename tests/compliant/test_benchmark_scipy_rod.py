@@ -14,7 +14,7 @@ import pytest
 
 from benchmarks.scipy_rod import ScipyRod
 from regcontact.compliant.dynamics import CompliantSystem, contact_forces, flat_vector_field, initial_state
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.systems.rod import PainleveRod
 
 # (normal branch, friction branch): open; closed approaching / separating; viscous band or Coulomb limit ±

@@ -5,7 +5,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from regcontact.compliant.simulate import Case, Controls, cost_order, lane_utilisation
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.systems.rod import PainleveRod
 
 

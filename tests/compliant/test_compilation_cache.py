@@ -48,7 +48,7 @@ def test_a_rerun_reads_the_traced_sweep_back(monkeypatch, tmp_path, restore_cach
     from regcontact.compliant import _exported_sweeps, simulate
     from regcontact.compliant.alpha_sweep import alpha_sweep
     from regcontact.compliant.simulate import SolveSettings
-    from regcontact.contact.contact_model import ContactModel
+    from regcontact.contact import ContactModel
     from regcontact.systems.rod import PainleveRod
 
     monkeypatch.setenv(CACHE_ENVIRONMENT_VARIABLE, str(tmp_path / "cache"))
@@ -86,7 +86,7 @@ def test_a_kept_sweep_is_keyed_by_the_source_of_every_class_in_it():
     import equinox as eqx
 
     from regcontact.compliant import _exported_sweeps
-    from regcontact.contact.contact_model import ContactModel
+    from regcontact.contact import ContactModel
     from regcontact.systems.rod import PainleveRod
 
     class UserLaw(eqx.Module):
@@ -111,7 +111,7 @@ def test_a_rerun_in_a_new_process_never_imports_diffrax(tmp_path):
         "from regcontact.compliant.compilation_cache import use_compilation_cache\n"
         f"use_compilation_cache({str(tmp_path / 'cache')!r})\n"
         "from regcontact.compliant.alpha_sweep import alpha_sweep\n"
-        "from regcontact.contact.contact_model import ContactModel\n"
+        "from regcontact.contact import ContactModel\n"
         "from regcontact.systems.rod import PainleveRod\n"
         "runs = alpha_sweep(PainleveRod(), ContactModel(), [1e3, 1e5], t_max=0.05)[0]\n"
         "print(bool(runs.ok.all()), 'diffrax' in sys.modules)\n"

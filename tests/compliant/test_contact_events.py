@@ -13,7 +13,7 @@ import pytest
 from regcontact.compliant.run_checks import RUN_CHECKS
 from regcontact.compliant.simulate import Case, Controls, SolveSettings, batch_agreement, sweep
 from regcontact.compliant.termination import EVENTS, contact_time
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.rigid import ContactState, impulse_velocity
 from regcontact.systems.rod import PainleveRod
 from tests.compliant.batch_promise import assert_lanes_agree

@@ -10,7 +10,7 @@ import pytest
 from regcontact.compliant import dynamics
 from regcontact.compliant.simulate import Controls, SolveSettings, batch_agreement, solve
 from regcontact.compliant.termination import contact_time
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.systems.rod import PainleveRod
 from regcontact.systems.two_point_rod import TwoPointRod
 

@@ -13,8 +13,7 @@ import numpy as np
 import pytest
 
 from regcontact.compliant.dynamics import CompliantSystem, contact_forces, flat_vector_field
-from regcontact.contact.contact_model import ContactModel
-from regcontact.contact.friction_laws import ViscousCoulomb
+from regcontact.contact import ContactModel, ViscousCoulomb
 from regcontact.contact.normal_laws import SpringDamper
 from regcontact.systems.rod import PainleveRod
 

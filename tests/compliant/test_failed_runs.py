@@ -12,7 +12,7 @@ import pytest
 from regcontact.cli import main
 from regcontact.compliant.simulate import SOLVER_STATUSES, Controls, SolveSettings, solve
 from regcontact.compliant.termination import contact_time
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.systems.rod import PainleveRod
 
 TABLE1 = Path(__file__).parents[2] / "studies" / "table1.toml"

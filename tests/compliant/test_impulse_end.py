@@ -8,7 +8,7 @@ import numpy as np
 from regcontact.compliant.dynamics import CompliantSystem, initial_state
 from regcontact.compliant.simulate import Case, Controls, SolveSettings, sweep
 from regcontact.compliant.termination import IMPULSE_END_FACTOR, contact_time, impulse_end, slow_force_scale
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.rigid import impulse_velocity
 from regcontact.systems.reduced_contact import ReducedSingleContact
 from regcontact.systems.rod import PainleveRod

@@ -7,7 +7,7 @@ import numpy as np
 from regcontact.compliant.outcome import END_MODES, classify
 from regcontact.compliant.simulate import Case, Controls, SolveSettings, sweep
 from regcontact.compliant.termination import contact_time
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.rigid import torque_threshold
 from regcontact.systems.rod import PainleveRod
 

@@ -27,8 +27,7 @@ from regcontact.compliant.solvers import (
     radau_nodes,
 )
 from regcontact.compliant.termination import contact_time
-from regcontact.contact.contact_model import ContactModel
-from regcontact.contact.friction_laws import ViscousCoulomb
+from regcontact.contact import ContactModel, ViscousCoulomb
 from regcontact.contact.normal_laws import SpringDamper
 from regcontact.studies.compliant_study import run as run_study
 from regcontact.studies.loading import load_study

@@ -11,7 +11,7 @@ import regcontact  # noqa: F401  (float64)
 from regcontact.compliant.simulate import SOLVER_STATUSES, Controls, SolveSettings, solve
 from regcontact.compliant.solvers import RadauIIA5, radau_iia5_tableau
 from regcontact.compliant.termination import contact_time
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.systems.rod import PainleveRod
 
 ROD = PainleveRod()

@@ -20,7 +20,7 @@ from regcontact.compliant.dynamics import CompliantState, CompliantSystem, initi
 from regcontact.compliant.run_checks import RUN_CHECKS, check_run
 from regcontact.compliant.simulate import Controls, SolveSettings, solve
 from regcontact.compliant.switches import FrozenContact
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.systems.rod import PainleveRod
 
 ROD = PainleveRod(mu=0.3, gravity=10.0, phi0=1.2, vx0=0.3)

@@ -17,7 +17,7 @@ from regcontact.compliant.simulate import SOLVER_STATUSES, Controls, SolveSettin
 from regcontact.compliant.solvers import NewtonTolerances, RadauIIA5, radau_iia5_tableau
 from regcontact.compliant.solvers._second_order_newton import second_order_filter, second_order_newton_step
 from regcontact.compliant.termination import contact_time
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.systems.rod import PainleveRod
 from regcontact.systems.two_point_rod import TwoPointRod
 

@@ -19,7 +19,7 @@ from regcontact.compliant.devices import (
 )
 from regcontact.compliant.simulate import SOLVER_STATUSES, Case, Controls, SolveSettings, sweep
 from regcontact.compliant.termination import contact_time
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.systems.rod import PainleveRod
 from tests.compliant.batch_promise import assert_lanes_agree
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from regcontact.compliant.simulate import _COMPILED, SOLVER_STATUSES, Case, Controls, SolveSettings, solve, sweep
 from regcontact.compliant.termination import contact_time
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.systems.rod import PainleveRod
 from tests.compliant.batch_promise import assert_lanes_agree
 

@@ -18,8 +18,7 @@ from regcontact.compliant.dynamics import CompliantState, initial_state
 from regcontact.compliant.simulate import SOLVER_STATUSES, Controls, SolveSettings, solve, sweep
 from regcontact.compliant.solvers import NewtonTolerances, RadauIIA5, radau_iia5_tableau
 from regcontact.compliant.termination import contact_time
-from regcontact.contact.contact_model import ContactModel
-from regcontact.contact.friction_laws import ViscousCoulomb
+from regcontact.contact import ContactModel, ViscousCoulomb
 from regcontact.contact.normal_laws import SpringDamper
 from regcontact.studies.compliant_study import build_cases, run as run_study
 from regcontact.studies.loading import load_study

@@ -16,8 +16,7 @@ import regcontact  # noqa: F401  (float64)
 from regcontact.compliant.dynamics import CompliantSystem, flat_vector_field, initial_state
 from regcontact.compliant.solvers import RadauIIA5
 from regcontact.compliant.switches import FrozenContact
-from regcontact.contact.contact_model import ContactModel, law_exponents
-from regcontact.contact.friction_laws import FRICTION_LAWS, AbstractFrictionLaw, ViscousCoulomb
+from regcontact.contact import FRICTION_LAWS, AbstractFrictionLaw, ContactModel, ViscousCoulomb, law_exponents
 from regcontact.contact.normal_laws import (
     NORMAL_LAWS,
     AbstractJumpingNormalLaw,

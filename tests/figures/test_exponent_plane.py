@@ -3,7 +3,7 @@ rod bounces off after the impulse when the spring outgrows the damper (e_k > e_Î
 
 import numpy as np
 
-from regcontact.figures.exponent_plane import contact_break_map
+from regcontact.figures._exponent_plane import contact_break_map
 
 
 def test_the_contact_breaks_above_the_diagonal_and_not_on_or_below_it():
@@ -49,7 +49,7 @@ def test_on_the_diagonal_the_contact_breaks_when_the_springs_push_exceeds_twice_
 
 
 def test_digits_shared_with_the_paper():
-    from regcontact.figures.table1_variants import agreeing_digits
+    from regcontact.figures._table1_variants import agreeing_digits
 
     assert agreeing_digits([0.3638, 0.3249, 0.3249], [0.3688, 0.3249, 0.3250]).tolist() == [1, 4, 3]
     assert agreeing_digits([1.5], [0.3688]).tolist() == [0]  # more than 100 % off: no digit, never negative

@@ -4,7 +4,7 @@ sticking impulse Λ (an impact without collision) beyond it."""
 
 import numpy as np
 
-from regcontact.figures.penetration_map import LIMITS, limit_classes, penetration_map
+from regcontact.figures._penetration_map import LIMITS, limit_classes, penetration_map
 
 
 def test_the_saddle_decides_between_lift_off_and_an_impact_without_collision():

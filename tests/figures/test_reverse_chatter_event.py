@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from regcontact.figures.reverse_chatter_event import (
+from regcontact.figures._reverse_chatter_event import (
     MU,
     ZETA,
     compliant_bounces,

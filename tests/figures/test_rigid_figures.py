@@ -34,7 +34,7 @@ def test_painleve_coefficient_figure(tmp_path):
 def test_impact_map_regions_cover_the_incoming_half_plane(tmp_path):
     """Fig. 10's regions are computed: contiguous sectors from 180° to 360°, the slip reversal cases (c, d) have a
     region whose impact ends slipping the other way, and the Painlevé case (b) an impact from v⁻ = 0."""
-    from regcontact.figures.impact_map import path, sectors
+    from regcontact.figures._impact_map import path, sectors
 
     for case in "abcd":
         found = sectors(case)

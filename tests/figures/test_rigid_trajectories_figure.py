@@ -5,7 +5,7 @@ import csv
 
 import numpy as np
 
-from regcontact.figures.rigid_trajectories import FIGURES, draw_trajectories
+from regcontact.figures._rigid_trajectories import FIGURES, draw_trajectories
 
 SHORT = ["horizon.t_end=0.35", "compliant.alpha=[1e3, 1e4]", "moreau_jean.dt=[1e-2, 1e-3]"]
 

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from regcontact.figures.tumbling_body import _mode_accelerations, cycle_multiplier, tumbling_body
+from regcontact.figures._tumbling_body import _mode_accelerations, cycle_multiplier, tumbling_body
 from regcontact.rigid.event_driven import event_driven
 
 

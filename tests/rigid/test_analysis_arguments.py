@@ -9,7 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.rigid.chatter import bounce, chatter_directions, chatter_sequence, reverse_chatter_possible
 from regcontact.rigid.compliant_limit import compliant_limit, compliant_limit_map, limit_law
 from regcontact.rigid.darboux_keller import darboux_keller, darboux_keller_map

@@ -7,7 +7,7 @@ import pytest
 
 from regcontact.compliant.dynamics import CompliantSystem, contact_forces
 from regcontact.compliant.initial_penetration import slipping_initial_state
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.contact.normal_laws import ChampneysFastScale, HuntCrossley, SpringDamper
 from regcontact.rigid.beyond_jam import classify_passage, jam_reference, pass_jam
 from regcontact.rigid.darboux_keller import darboux_keller_map

@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 from regcontact.compliant.simulate import Controls, SolveSettings, solve
-from regcontact.contact.contact_model import ContactModel, law_exponents
-from regcontact.contact.friction_laws import ViscousCoulomb
+from regcontact.contact import ContactModel, ViscousCoulomb, law_exponents
 from regcontact.contact.normal_laws import ChampneysFastScale, ClippedKelvinVoigt, HuntCrossley, SpringDamper
 from regcontact.rigid import impulse_velocity
 from regcontact.rigid.compliant_limit import (

@@ -5,8 +5,7 @@ flat rod's slip after a compliant impact."""
 import numpy as np
 import pytest
 
-from regcontact.contact.contact_model import ContactModel
-from regcontact.contact.friction_laws import ViscousCoulomb
+from regcontact.contact import ContactModel, ViscousCoulomb
 from regcontact.contact.normal_laws import ClippedKelvinVoigt, SpringDamper
 from regcontact.rigid import event_driven, impulse_velocity
 from regcontact.rigid.compliant_limit import compliant_limit, compliant_limit_map, limit_law

@@ -7,7 +7,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.rigid.spatial_crossing import classify_crossing, crossing_reference, pass_crossing
 from regcontact.systems.spatial_rod import SpatialRod
 from regcontact.systems.spatial_system import spatial_contact_space_form

@@ -2,7 +2,7 @@
 
 import pytest
 
-from regcontact.figures.fast_scale_portraits import PANELS, panel_equilibria
+from regcontact.figures._fast_scale_portraits import PANELS, panel_equilibria
 
 EXPECTED_EQUILIBRIA = {  # (mode, type, consistent) per panel, from Sec. 4.4's description of Fig. 12
     "A": set(),

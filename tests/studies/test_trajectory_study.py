@@ -9,7 +9,7 @@ import pytest
 
 from regcontact.cli import main
 from regcontact.compliant.modes import compliant_modes
-from regcontact.contact.friction_laws import ViscousCoulomb
+from regcontact.contact import ViscousCoulomb
 from regcontact.motion_events import run_length
 from regcontact.rigid import event_driven
 from regcontact.studies import trajectory_study

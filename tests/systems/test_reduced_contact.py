@@ -9,7 +9,7 @@ import numpy as np
 from regcontact.cli import main
 from regcontact.compliant.simulate import Controls, solve
 from regcontact.compliant.termination import contact_time
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.stability import rod_reduced_dynamics
 from regcontact.systems.reduced_contact import ReducedSingleContact
 from regcontact.systems.rod import PainleveRod

@@ -13,9 +13,7 @@ from regcontact.compliant.simulate import Controls, solve
 from regcontact.compliant.spatial_dynamics import SpatialCompliantState, SpatialCompliantSystem, spatial_vector_field
 from regcontact.compliant.spatial_simulate import spatial_run
 from regcontact.compliant.termination import contact_time
-from regcontact.contact.contact_model import ContactModel
-from regcontact.contact.friction_disk import friction_disk
-from regcontact.contact.friction_laws import ViscousCoulomb
+from regcontact.contact import ContactModel, ViscousCoulomb, friction_disk
 from regcontact.systems.reduced_two_contact import contact_space_form
 from regcontact.systems.rod import PainleveRod
 from regcontact.systems.spatial_rod import SpatialRod, painleve_friction, spatial_rod_form

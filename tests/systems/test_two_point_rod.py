@@ -15,7 +15,7 @@ from regcontact.compliant.dynamics import CompliantSystem, initial_state
 from regcontact.compliant.run_checks import RUN_CHECKS, total_energy
 from regcontact.compliant.simulate import Case, Controls, SolveSettings, solve, sweep
 from regcontact.compliant.termination import contact_time
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.systems.rod import PainleveRod
 from regcontact.systems.two_point_rod import TwoPointRod
 

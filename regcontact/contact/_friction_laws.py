@@ -22,7 +22,7 @@ class AbstractFrictionLaw(eqx.Module):
     (``λ_t ġ_t ≤ 0``) and stays in the cone (``|λ_t| ≤ μ λ_n``).
 
     ``PARAMETERS`` (name -> ``"positive"``/``"nonnegative"``) and ``EXPONENTS`` (name -> default α-exponent) play
-    the roles they play for :class:`~regcontact.contact.normal_laws.AbstractNormalLaw`.
+    the roles they play for :class:`~regcontact.contact.AbstractNormalLaw`.
     """
 
     PARAMETERS: eqx.AbstractClassVar[dict[str, str]]

@@ -26,7 +26,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from regcontact.contact.contact_model import ContactModel
+from regcontact.contact import ContactModel
 from regcontact.contact.normal_laws import ChampneysFastScale, HuntCrossley, SpringDamper
 from regcontact.figures import figure
 from regcontact.rigid.beyond_jam import (

@@ -17,7 +17,7 @@ from jaxtyping import Array, ArrayLike, Float, PyTree
 
 from regcontact._argument_checks import FINITE, ArgumentError, check_argument
 from regcontact._readable_repr import readable_repr
-from regcontact.contact.friction_laws import AbstractFrictionLaw, ViscousCoulomb
+from regcontact.contact._friction_laws import AbstractFrictionLaw, ViscousCoulomb
 from regcontact.contact.normal_laws import AbstractNormalLaw, SpringDamper
 
 LawT = TypeVar("LawT", AbstractNormalLaw, AbstractFrictionLaw)
@@ -63,9 +63,9 @@ class ContactModel(eqx.Module):
     """Normal and friction laws at α = 1, with the α-exponent of each of their parameters.
 
     Args:
-        normal: the normal law (default: Preclik & Rüde's Eq. 22, :class:`~regcontact.contact.normal_laws.
-            SpringDamper` with ``k_n = γ_n = 1``).
-        friction: the friction law (default: :class:`~regcontact.contact.friction_laws.ViscousCoulomb`,
+        normal: the normal law (default: Preclik & Rüde's Eq. 22, :class:`~regcontact.contact.SpringDamper`
+            with ``k_n = γ_n = 1``).
+        friction: the friction law (default: :class:`~regcontact.contact.ViscousCoulomb`,
             ``γ_t = 1``).
         normal_exponents: the α-exponent of each normal parameter, as a law of the same class built with
             :func:`law_exponents` (default: the law's ``EXPONENTS``).

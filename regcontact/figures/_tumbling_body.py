@@ -22,8 +22,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from regcontact.contact.contact_model import ContactModel, law_exponents
-from regcontact.contact.friction_laws import ViscousCoulomb
+from regcontact.contact import ContactModel, ViscousCoulomb, law_exponents
 from regcontact.contact.normal_laws import SpringDamper
 from regcontact.figures import figure
 from regcontact.rigid.darboux_keller import darboux_keller

@@ -31,8 +31,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 from numpy.typing import NDArray
 
-from regcontact.contact.contact_model import ContactModel, law_exponents
-from regcontact.contact.friction_laws import ViscousCoulomb
+from regcontact.contact import ContactModel, ViscousCoulomb, law_exponents
 from regcontact.contact.normal_laws import ClippedKelvinVoigt
 from regcontact.figures import figure
 from regcontact.rigid.chatter import ChatterDirection, bounce_directions
