@@ -1,29 +1,6 @@
-"""Convergence of force integrals to a rigid reference as α → ∞: observed order, extrapolated limit, warnings.
-
-Given the stiffness multipliers ``α`` of one system's sweep, the force integrals ``∫λ`` at each (any shape per
-α: ``(2,)`` for one contact, ``(k, 2)`` for ``k``) and a reference ``Λ`` of the same shape, :func:`analyse`
-computes
-
-- the distances ``d(α) = max |∫λ(α) − Λ|`` (max-norm over every contact's ``(n, t)``);
-- the observed order ``p`` of ``d ∝ α^(−p)``: a least-squares line through ``(log α, log d)`` over the **tail**,
-  the points with ``α ≥ α_max / 10^TAIL_DECADES`` (the last three decades), or the last ``MIN_TAIL_POINTS`` = 3
-  points if fewer lie there; points at round-off (below) are left out first. The fit's α range and its residual
-  (root mean square of the ``log₁₀ d`` residuals, in decades) come with it;
-- the local orders ``−Δ log d / Δ log α`` between neighbouring tail points; if they spread by more than
-  ``DRIFT_TOLERANCE`` = 0.1 the tail is **not yet asymptotic** (a warning);
-- a **round-off floor** ``ROUNDOFF_FACTOR · (rtol · s + atol)``, ``ROUNDOFF_FACTOR`` = 10, ``s`` the largest
-  entry of ``|Λ|`` and of every ``|∫λ|``: the integrals are solved to a relative ``rtol`` and an absolute ``atol``,
-  so a distance below it says only "equal within the solver's tolerance" and carries no rate (a warning; those
-  points are not fitted);
-- the **limit** extrapolated with that order from the last two points (Richardson): with
-  ``∫λ(α) = L + C α^(−p)`` and ``ρ = (α_{m−1}/α_m)^p``, ``L = (∫λ_m − ρ ∫λ_{m−1}) / (1 − ρ)``, entry by entry,
-  and its max-norm distance to ``Λ``. When the distances to this reference do not fall (``p < MIN_ORDER`` =
-  0.1: the integrals approach something else) the limit is extrapolated with the reference-free order of the
-  successive differences ``|∫λ_j − ∫λ_{j−1}|`` instead (a warning says so): its distance to ``Λ`` is then how
-  far this reference sits from the compliant limit.
-
-The same fit gives an order in ``δt`` (pass ``1/δt`` as ``α``): see :func:`fit_order`. Pure numpy.
-"""
+"""Convergence of force integrals to a rigid reference as α → ∞: distances, the observed order over the tail,
+the Richardson limit and warnings (round-off, a tail not yet asymptotic, a reference not approached). Pure
+numpy; ``docs/convergence.md`` gives the rules."""
 
 from __future__ import annotations
 
@@ -120,7 +97,20 @@ def extrapolate(alpha: ArrayLike, integrals: ArrayLike, order: float) -> NDArray
 
 @dataclasses.dataclass(frozen=True)
 class Convergence:
-    """How one system's integrals approach one reference (see the module docstring); ``None`` where undefined."""
+    """How one system's integrals approach one reference, as :func:`analyse` finds it (the rules:
+    ``docs/convergence.md``); ``None`` where undefined.
+
+    Attributes:
+        reference: the reference ``Λ``.
+        alpha: the stiffness multipliers, ascending (failed runs left out).
+        distances: ``d(α) = max |∫λ(α) − Λ|`` at each.
+        roundoff_floor: the distance below which two values are equal within the solver's tolerance.
+        fit: the order fitted over the tail (``None`` with fewer than two points above round-off).
+        limit: the extrapolated limit of the integrals.
+        limit_order: the order the limit was extrapolated with (the fitted one, or that of the successive
+            differences when the distances do not fall).
+        warnings: one line per caveat (round-off, a tail not yet asymptotic, a reference not approached).
+    """
 
     reference: NDArray[np.float64]
     alpha: NDArray[np.float64]

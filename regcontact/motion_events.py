@@ -1,25 +1,6 @@
-"""Events of a sampled motion — contact-mode changes and impulses — and when two runs' impulses agree.
-
-A run of any integrator is described the same way: interval starts ``t_i``, interval lengths ``Δ_i`` (zero for
-an impulse applied at one instant) and the contact impulse of each interval, ``P_i = ∫λ dt`` over it
-(``(N, k, 2)``: normal and tangential per contact). A time-stepping scheme's step impulse is ``δt λ̃``; the
-event-driven scheme applies its impulses over intervals of length zero; a compliant run's is the difference of
-its force integrals at the two ends of a grid interval.
-
-**Impulses.** A bounded force ``λ`` delivers at most ``λ Δ`` over an interval of length ``Δ``, which vanishes as
-``Δ → 0``; an impulse delivers a size that does not. An interval carries an impulse at contact ``c`` when its
-normal impulse exceeds what the run's smooth contact force can deliver over it,
-
-    P_n,i,c > κ F Δ_i,
-
-with ``F`` the run's smooth force level (:func:`smooth_force_level`) and ``κ`` = :data:`IMPULSE_FACTOR`. An
-interval of length zero carries one whenever ``P_n > 0``. Consecutive flagged intervals of one contact are one
-impulse (a compliant layer spans several grid intervals; a time step can split one over two steps): its size is
-the sum of their impulses, its time their impulse-weighted centre. ``κ F Δ`` is the run's **impulse resolution**:
-a smaller impulse cannot be told from a force at that step, and a larger one is known to within it.
-:func:`read_impulses` also drops impulses below a size the caller asks for (one that changes the velocities by
-less than a comparison's tolerance).
-"""
+"""Events of a sampled motion of any integrator — contact-mode changes and impulses read off its interval
+impulses — and when two runs' impulses agree (numpy; ``docs/rigid_trajectories.md``, "Whole-motion
+comparison")."""
 
 from __future__ import annotations
 
@@ -127,7 +108,23 @@ def impulse_events(
     force_level: float,
     factor: float = IMPULSE_FACTOR,
 ) -> tuple[Impulse, ...]:
-    """The impulses of a run from its interval impulses ``(N, k, 2)`` (module docstring), in time order."""
+    """The impulses of a run, in time order.
+
+    An interval carries an impulse at a contact when its normal impulse exceeds ``factor · force_level · Δ``,
+    what the run's smooth force can deliver over it (an interval of length zero: whenever it is positive);
+    consecutive flagged intervals of one contact are one impulse, its size their sum and its time their
+    impulse-weighted centre.
+
+    Args:
+        starts: the intervals' start times ``t_i``, shape ``(N,)``.
+        spans: their lengths ``Δ_i`` (zero for an impulse applied at one instant).
+        impulses: the contact impulse of each interval, ``∫λ dt`` over it, shape ``(N, k, 2)`` (normal, tangential).
+        force_level: the run's smooth force level (:func:`smooth_force_level`).
+        factor: ``κ`` (default :data:`IMPULSE_FACTOR`).
+
+    Returns:
+        The :class:`Impulse` objects, sorted by time and contact.
+    """
     flagged = impulses[..., 0] > factor * force_level * spans[:, None]
     found = []
     for contact in range(impulses.shape[1]):

@@ -1,4 +1,4 @@
-"""Does the contact break after the impulse? The plane of the α-exponents of k_n and γ_n (issue 10, point 3).
+"""Does the contact break after the impulse? The plane of the α-exponents of k_n and γ_n.
 
 Preclik & Rüde's Table 1 integrates the forces "until contact breaks", and their text says the contact breaks
 "later"; with their scaling read literally (k_n, γ_n, γ_t all ∝ α) our rod sticks and stays on the ground. Here

@@ -1,4 +1,4 @@
-"""The Painlevé map (issue 11, point 7): the compliant rod over (μ, φ₀) at a large α, with the rigid boundaries.
+"""The Painlevé map: the compliant rod over (μ, φ₀) at a large α, with the rigid boundaries.
 
 Runs ``studies/painleve_map.toml`` (one vmapped sweep) and draws, per case, what the compliant run did
 (impulsive or not, and how it ended: :mod:`regcontact.compliant.outcome`) and how far its force integrals are

@@ -1,4 +1,4 @@
-"""Preclik & Rüde Sec. 5.2 tested: does an initial penetration change the limit? (issue 10, point 4)
+"""Preclik & Rüde Sec. 5.2 tested: does an initial penetration change the limit?
 
 The claim: in the non-unique case (the torque of Sec. 2.2, ``studies/sec52_penetration.toml``) the force
 integrals converge to (0, 0) "independent of initial interpenetration being present or not". A penetration
@@ -121,7 +121,7 @@ def draw_penetration_map(out_dir: Path) -> list[Path]:
     image = axes[1].imshow(np.log10(magnitude), origin="lower", extent=extent, aspect="auto", cmap="viridis")
     figure_.colorbar(image, ax=axes[1], label=r"$\log_{10} \|\int\lambda\,dt\|_\infty$ at α = 1e8")
     axes[1].set_title("Size of the force integrals at α = 1e8")
-    # The saddle at α = 1e8: a start at rest lifts off iff c α^(1−p) < c* (module docstring).
+    # The saddle at α = 1e8: a start at rest lifts off iff c α^(1−p) < c* (``docs/sec52_penetration.md``).
     boundary_p = np.linspace(powers[0], 1.0, 50)
     boundary_c = np.log10(threshold) - (1.0 - boundary_p) * np.log10(data["alpha"][0, 0, -1])
     for ax in axes:

@@ -83,7 +83,7 @@ ROD_RESTITUTIONS = (0.5, 0.7, 1.0)
 
 def rod_chatter_region(theta: float, mus: np.ndarray, r: float, spins: int = 6) -> np.ndarray:
     """For each ``μ`` of ``mus``, whether the Painlevé rod at angle ``θ`` can chatter in reverse for some ``θ̇``
-    (module docstring)."""
+    (the rod's reverse-chatter condition, ``docs/impacts.md``)."""
     from regcontact.rigid.state import ContactState
     from regcontact.systems import PainleveRod
 

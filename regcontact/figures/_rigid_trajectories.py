@@ -1,4 +1,4 @@
-"""Whole motions, rigid and compliant (issue 12, point 3): trajectories overlaid, the mode sequences as a strip
+"""Whole motions, rigid and compliant: trajectories overlaid, the mode sequences as a strip
 under them, and the convergence in α and δt on log-log axes.
 
 Each figure runs one study of ``kind = "rigid_trajectories"`` (:mod:`regcontact.studies.trajectory_study`) from

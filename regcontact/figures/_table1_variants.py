@@ -1,4 +1,4 @@
-"""Table 1, explained (issue 10, point 3): the paper's Table 1 beside every model variant the toolkit offers.
+"""Table 1, explained: the paper's Table 1 beside every model variant the toolkit offers.
 
 Each variant is the Table 1 rod with one change — the termination rule, the normal law, the α-exponents of
 k_n, γ_n, γ_t, or the ratio k₀/γ₀ — run over the six α of Table 1 in one vmapped sweep (one compilation per law

@@ -1,25 +1,6 @@
-"""Fast-scale normal dynamics of a compliant contact (Champneys & Várkonyi 2016, Sec. 4, Eqs. 30–31).
-
-With penetration ``y = ε ỹ`` and fast time ``t = ε^{1/2} t̃`` the normal velocity is ``v = ε^{1/2} ṽ`` and
-``dṽ/dt̃ = dv/dt``, so on the fast scale the state ``z = (ỹ, ṽ)`` obeys Eq. 9 with ``a, b, A, B, C`` frozen:
-
-    dỹ/dt̃ = ṽ,        dṽ/dt̃ = b + B λ_T + C λ_N,        λ_N = max(k ỹ + q ṽ, 0)   (Eq. 31).
-
-``k < 0`` (restoring, property 3) and ``q < 0`` (dissipative, property 4); the paper draws Fig. 12 with
-``k = q = −1``, i.e. a physical stiffness ``1/ε`` and damping ``ε^{-1/2}`` in the scaled units. Eq. 30 sets
-``λ_N = 0`` for ``ỹ, ṽ ≥ 0``, which the max already does for ``k, q ≤ 0``; note that it also lets the force act
-at ``ỹ > 0`` when the contact approaches fast (``ṽ < −(k/q) ỹ``). The tangential force is
-
-* slip with sign ``s = ±1`` (``u ≠ 0``): ``λ_T = −s μ λ_N``, so ``dṽ/dt̃ = b + p^s λ_N``;
-* stick (``u̇ = 0``, Eq. 8): ``λ_T = −(a + B λ_N)/A``, so ``dṽ/dt̃ = (Ab − aB)/A + (AC − B²)/A · λ_N``;
-* at rest (``u = 0``): the stick force while it lies in the friction cone, else the cone edge it pushes against
-  (slip starting in that direction); the two agree on the cone edge, so this field is continuous.
-
-Linearising about an equilibrium in the active region gives ``[[0, 1], [K k, K q]]`` with ``K = p^s`` for slip
-(Sec. 4.3) and ``K = (AC − B²)/A`` for stick. Sec. 4.2 prints ``K = (aB − Ab)/(AC − B²)``, which is the stick
-normal force ``λ_N⁰``, not the gain (it has the units of a force, not of an inverse mass); both are positive, so
-the paper's conclusion that stick is normally stable stands.
-"""
+"""Fast-scale normal dynamics of one compliant contact (Champneys & Várkonyi 2016, Sec. 4, Eqs. 30–31): the
+state ``z = (ỹ, ṽ)`` under slip, stick or rest, its equilibria and their linearisation (``docs/stability.md``,
+"Fast-scale dynamics")."""
 
 from __future__ import annotations
 

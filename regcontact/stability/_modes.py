@@ -1,17 +1,6 @@
-"""Consistent contact modes of a planar single contact (Champneys & Várkonyi 2016, Tables 1–3).
-
-A contact in sustained contact (``y = v = 0``) with slip velocity ``u`` may continue in free motion ``F``, stick
-``T``, positive or negative slip ``S+`` / ``S−``, or, once impacts are allowed, an impact without collision
-``IWC``. Each mode is tested against Table 1: it must be kinematically admissible for the sign of ``u``, its
-contact forces follow from its equality constraints (Eqs. 15, 19, 21), and they must pass its consistency
-conditions. The result of :func:`rigid_consistent_modes` is Table 2 (rigid body, no impacts). Table 3,
-:func:`consistent_modes`, adds what the fast-scale normal dynamics (Sec. 4) decides: slip whose Painlevé
-parameter is negative is normally unstable (a saddle) and is replaced by an IWC when ``u`` has that sign.
-
-Several modes at once mean indeterminacy, none means inconsistency. Conditions are strict: states on a
-boundary (``b = 0``, ``p± = 0``, an edge of the friction cone) are non-generic and get no mode there.
-Everything is elementwise, so grids of parameters go through in one call.
-"""
+"""Consistent contact modes of a planar single contact (Champneys & Várkonyi 2016, Tables 1–3): ``F``, ``T``,
+``S±`` and ``IWC`` tested against Table 1, elementwise over grids of parameters (``docs/stability.md``, "Mode
+consistency")."""
 
 from __future__ import annotations
 

@@ -1,28 +1,6 @@
-"""Reduced contact dynamics of a planar single-contact system (Champneys & Várkonyi 2016, Eqs. 7–11).
-
-Projecting ``M q̈ = f + c λ_T + d λ_N`` (Eq. 7) on the contact's tangential and normal directions gives the
-scalar equations (Eqs. 8–9)
-
-    u̇ = a + A λ_T + B λ_N,        v̇ = b + B λ_T + C λ_N,
-
-with ``c = ∂x/∂q`` and ``d = ∂y/∂q`` the rows of the contact Jacobian, ``u = ẋ`` the slip velocity and
-``v = ẏ`` the normal velocity, and
-
-    a = cᵀM⁻¹f + ċᵀq̇,   b = dᵀM⁻¹f + ḋᵀq̇,   A = cᵀM⁻¹c,   B = cᵀM⁻¹d,   C = dᵀM⁻¹d.
-
-(The extracted text of Eq. 10 reads ``a = cᵀf``; the ``M⁻¹`` and the velocity terms ``ċᵀq̇ = (J̇v)_t`` are needed
-to reproduce the closed forms the paper gives for the classical rod, which :func:`rod_reduced_dynamics` does.)
-
-**Sign conventions.** Champneys' rod (their Fig. 2) has its contact point *to the right* of the centre of mass,
-Preclik's (``regcontact.systems.rod``) *to the left*: one is the mirror image of the other. :func:`rod_reduced_dynamics`
-works in Champneys' frame, so that the paper's closed forms and tables apply verbatim:
-
-    y = g_n,   v = ġ_n,   λ_N = λ_n,   x = −g_t,   u = −ġ_t,   λ_T = −λ_t,   θ = φ.
-
-Slip ``u > 0`` (mode ``S+``, Painlevé parameter ``p⁺``) is the lower end moving towards −x in Preclik's frame,
-as in his standard example ``v_x = −1``. Mirroring flips the signs of ``a`` and ``B`` and swaps ``S+ ↔ S−``,
-``p⁺ ↔ p⁻``, ``k⁺ ↔ k⁻``; :func:`reduced_dynamics` itself takes the Jacobian rows as given.
-"""
+"""Reduced contact dynamics of a planar single-contact system (Champneys & Várkonyi 2016, Eqs. 7–11): the
+scalars ``a, b, A, B, C`` of ``u̇ = a + Aλ_T + Bλ_N``, ``v̇ = b + Bλ_T + Cλ_N`` and the Painlevé parameters
+(sign conventions: ``docs/stability.md``, "Sign conventions")."""
 
 from __future__ import annotations
 

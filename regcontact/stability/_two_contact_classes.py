@@ -19,8 +19,24 @@ _AXES = np.array([0.5 * np.pi, np.pi, 1.5 * np.pi])  # interior interval bounds 
 def painleve_matrix(
     normal_normal: Float[Array, "... 2 2"], normal_tangential: Float[Array, "... 2 2"], mu: Float[Array, "... 2"]
 ) -> Float[Array, "... 2 2"]:
-    """``p⁺_ij = C_ij − μ_j B_ij`` (Sec. 6.1, Eq. 13 for two contacts) from ``C_ij = d_iᵀM⁻¹d_j``,
-    ``B_ij = d_iᵀM⁻¹c_j`` and the friction coefficients, both contacts slipping forward."""
+    """The Painlevé matrix of two forward-slipping contacts, ``p⁺_ij = C_ij − μ_j B_ij`` (Sec. 6.1, Eq. 13 for two
+    contacts): the normal acceleration of contact ``i`` per unit normal slipping force at contact ``j``.
+
+    Args:
+        normal_normal: ``C_ij = d_iᵀM⁻¹d_j``.
+        normal_tangential: ``B_ij = d_iᵀM⁻¹c_j``.
+        mu: the friction coefficients ``μ_j ≥ 0``.
+
+    Returns:
+        ``p⁺``, elementwise over leading axes.
+
+    Examples:
+        >>> import jax.numpy as jnp
+        >>> from regcontact.stability import painleve_matrix
+        >>> painleve_matrix(jnp.eye(2), jnp.array([[0.0, 1.0], [1.0, 0.0]]), jnp.array([0.5, 0.5]))
+        Array([[ 1. , -0.5],
+               [-0.5,  1. ]], dtype=float64)
+    """
     check_values(normal_normal=normal_normal, normal_tangential=normal_tangential, mu=mu)
     normal_normal, normal_tangential, mu = (jnp.asarray(x, dtype=float) for x in (normal_normal, normal_tangential, mu))
     return normal_normal - normal_tangential * mu[..., None, :]
@@ -37,7 +53,24 @@ def _interval_index(angle: Float[Array, ...], bounds: Float[Array, "... m"]) -> 
 
 
 def class_code(painleve: Float[Array, "... 2 2"], b: Float[Array, "... 2"]) -> Int[Array, "... 3"]:
-    """The digits ``(s₁, s₂, s₃)`` of Sec. 6.1 (module docstring), elementwise over leading axes."""
+    """The class code ``s₁s₂s₃`` of Sec. 6.1, which decides the consistent modes (``docs/stability.md``, "Two
+    contacts"): ``s₁`` the quadrant of the column ``p₁``, ``s₂`` where ``p₂`` lies among ``0, γ̂₁, γ₁`` and the
+    axes, ``s₃`` where ``−b`` lies among ``0, γ₁, γ₂`` and the axes (angles from ``[1 0]ᵀ`` in ``[0, 2π)``).
+
+    Args:
+        painleve: the Painlevé matrix ``p⁺`` (:func:`painleve_matrix`).
+        b: the free normal accelerations.
+
+    Returns:
+        The digits ``(s₁, s₂, s₃)``, elementwise over leading axes (jit- and vmap-able).
+
+    Examples:
+        >>> import jax.numpy as jnp
+        >>> from regcontact.stability import class_code, class_label
+        >>> p = jnp.array([[-0.055, 0.088], [0.055, -0.036]])  # Fig. 15 A
+        >>> class_label(class_code(p, jnp.array([-1.0, -1.0])))
+        '261'
+    """
     check_values(painleve=painleve, b=b)
     painleve, b = jnp.asarray(painleve, dtype=float), jnp.asarray(b, dtype=float)
     gamma_1, gamma_2 = _angle(painleve[..., :, 0]), _angle(painleve[..., :, 1])

@@ -15,7 +15,21 @@ from regcontact.stability._fast_scale import normal_force
 
 
 class TwoContactSystem(eqx.Module):
-    """Free normal accelerations ``b``, Painlevé matrix ``p⁺`` and each contact's law ``(k_i, q_i)`` (Eq. 31)."""
+    """Two forward-slipping contacts on the fast scale (Sec. 6.2): ``dỹ/dt̃ = ṽ``, ``dṽ/dt̃ = b + p⁺λ`` with
+    ``λ_i = max(k_i ỹ_i + q_i ṽ_i, 0)``.
+
+    Args:
+        b: the free normal accelerations.
+        painleve: the Painlevé matrix ``p⁺`` (:func:`painleve_matrix`).
+        k: each contact's stiffness coefficient, ``< 0`` (Eq. 31; a scalar: the same at both; default ``−1``).
+        q: each contact's damping coefficient, ``< 0`` (default ``−1``).
+
+    Examples:
+        >>> from regcontact.stability import TwoContactSystem, slip_slip_equilibrium
+        >>> system = TwoContactSystem(b=[-1.0, -1.0], painleve=[[-0.055, 0.088], [0.055, -0.036]])
+        >>> bool(slip_slip_equilibrium(system).stable)
+        False
+    """
 
     b: Float[Array, "2"]
     painleve: Float[Array, "2 2"]
@@ -61,7 +75,18 @@ def slip_slip_jacobian(painleve: Float[Array, "2 2"], k: ArrayLike, q: ArrayLike
 
 
 def characteristic_polynomial(painleve: Float[Array, "... 2 2"], k: ArrayLike, q: ArrayLike) -> Float[Array, "... 5"]:
-    """``(1, c₃, c₂, c₁, c₀)`` of ``det(sI − J) = det(s²I − s p⁺Q − p⁺K)`` (module docstring)."""
+    """The characteristic polynomial of the ``S+S+`` Jacobian, ``det(s²I − s p⁺Q − p⁺K) = s⁴ + c₃s³ + c₂s² + c₁s
+    + c₀`` with ``c₃ = −tr(p⁺Q)``, ``c₂ = det(p⁺Q) − tr(p⁺K)``, ``c₁ = tr(p⁺Q)tr(p⁺K) − tr(p⁺Q p⁺K)``,
+    ``c₀ = det(p⁺K)`` (``K = diag k``, ``Q = diag q``).
+
+    Args:
+        painleve: the Painlevé matrix ``p⁺``.
+        k: each contact's stiffness coefficient (Eq. 31; a scalar: the same at both).
+        q: each contact's damping coefficient.
+
+    Returns:
+        ``(1, c₃, c₂, c₁, c₀)``, elementwise over leading axes; :func:`hurwitz_stable` reads it.
+    """
     check_values(painleve=painleve, k=k, q=q)
     painleve = jnp.asarray(painleve, dtype=float)
     k, q = (jnp.asarray(x, dtype=float) for x in (k, q))
@@ -107,7 +132,16 @@ def hurwitz_stable(coefficients: Float[Array, "... 5"]) -> Bool[Array, ...]:
 
 
 def slip_slip_equilibrium(system: TwoContactSystem) -> TwoContactEquilibrium:
-    """``λ⁰ = −(p⁺)⁻¹b`` (Eq. 14 for two contacts), ``ỹ⁰ = λ⁰/k``; stability from the closed-form polynomial."""
+    """The ``S+S+`` equilibrium of a :class:`TwoContactSystem` and its normal stability.
+
+    Args:
+        system: the two contacts.
+
+    Returns:
+        A :class:`TwoContactEquilibrium`: the forces ``λ⁰ = −(p⁺)⁻¹b`` (Eq. 14 for two contacts), the
+        penetrations ``ỹ⁰ = λ⁰/k``, whether both forces are positive, the eigenvalues (roots of
+        :func:`characteristic_polynomial`) and whether Routh–Hurwitz says stable.
+    """
     force = -jnp.linalg.solve(system.painleve, system.b)
     coefficients = characteristic_polynomial(system.painleve, system.k, system.q)
     return TwoContactEquilibrium(

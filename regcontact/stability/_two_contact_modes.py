@@ -30,10 +30,24 @@ class TwoContactModes(eqx.Module):
 
 
 def two_contact_modes(painleve: Float[Array, "... 2 2"], b: Float[Array, "... 2"]) -> TwoContactModes:
-    """Table 1 applied to both contacts (Sec. 6.1), in closed form; elementwise over leading axes.
+    """Which of ``FF, S+S+, S+F, FS+`` are consistent: Table 1 applied to both contacts (Sec. 6.1), in closed form.
 
     ``S+F``: ``λ₁ = −b₁/p₁₁ > 0`` and ``v̇₂ = b₂ + p₂₁λ₁ > 0``; ``FS+`` likewise; ``S+S+``: ``−(p⁺)⁻¹b > 0``;
-    ``FF``: ``b > 0``.
+    ``FF``: ``b > 0``. Strict inequalities: boundaries are non-generic and get no mode. :func:`lcp_modes`
+    finds the same by enumerating the LCP's solutions.
+
+    Args:
+        painleve: the Painlevé matrix ``p⁺``.
+        b: the free normal accelerations.
+
+    Returns:
+        A :class:`TwoContactModes` of boolean arrays, elementwise over leading axes.
+
+    Examples:
+        >>> import jax.numpy as jnp
+        >>> from regcontact.stability import two_contact_modes
+        >>> sorted(two_contact_modes(jnp.eye(2), jnp.array([-1.0, 1.0])).names())
+        ['S+F']
     """
     check_values(painleve=painleve, b=b)
     painleve, b = jnp.asarray(painleve, dtype=float), jnp.asarray(b, dtype=float)

@@ -1,4 +1,4 @@
-"""The mechanism behind "until contact breaks" (issue 10, point 3): with k_n = α^{e_k}, γ_n = α^{e_γ}, the Table 1
+"""The mechanism behind "until contact breaks": with k_n = α^{e_k}, γ_n = α^{e_γ}, the Table 1
 rod bounces off after the impulse when the spring outgrows the damper (e_k > e_γ) and stays down otherwise."""
 
 import numpy as np

@@ -1,5 +1,7 @@
 """The figure command: every figure module registers, unknown names are refused."""
 
+import pytest
+
 from regcontact.cli import main
 from regcontact.figures import FIGURE_MODULES, load_figures
 
@@ -31,3 +33,12 @@ def test_fig7_reads_the_table1_study_and_its_rigid_references(tmp_path):
     assert main(["figures", "preclik_fig7_force_integrals", "--out", str(out)]) == 0
     assert (out / "preclik_fig7_force_integrals.png").stat().st_size > 0
     assert (out / "preclik_fig7_force_integrals.csv").read_text().count("\n") > 10
+
+
+def test_every_figure_module_is_private_and_a_name_is_registered_once():
+    from regcontact.figures import figure
+
+    assert all(module.rsplit(".", 1)[1].startswith("_") for module in FIGURE_MODULES)
+    taken = next(iter(load_figures()))
+    with pytest.raises(ValueError, match="registered twice"):
+        figure(taken)(lambda out_dir: [])

@@ -1,4 +1,4 @@
-"""Preclik & Rüde Sec. 5.2 with an initial penetration δ = c α^(−p) (issue 10, point 4): the integrals tend to
+"""Preclik & Rüde Sec. 5.2 with an initial penetration δ = c α^(−p): the integrals tend to
 (0, 0) when the start lies on the lift-off side of the fast-scale saddle, c α^(1−p) < c* = λ_S/k₀, and to the
 sticking impulse Λ (an impact without collision) beyond it."""
 

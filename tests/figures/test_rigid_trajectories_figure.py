@@ -1,4 +1,4 @@
-"""The whole-motion figure (issue 12, point 3) on a short two-point-rod run: it writes the PNG and its data, and
+"""The whole-motion figure on a short two-point-rod run: it writes the PNG and its data, and
 the CSV holds the study's own distances and every run's modes."""
 
 import csv
