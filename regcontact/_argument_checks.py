@@ -1,20 +1,6 @@
-"""The rules values must follow, and their checks: one rule per value, whichever way it enters.
-
-A :class:`Rule` says what is expected, in words, and tests values elementwise: the same function on numpy arrays
-on the host and on JAX arrays in a compiled run. The Python API checks every concrete value against its rule when
-it is given (:func:`check_argument`): Python numbers, numpy arrays and eager (non-traced) JAX arrays, read on the
-host, elementwise (a batch in one pass). The config parses its keys with the same rules
-(:func:`regcontact.studies.config.ruled`), so the CLI and the API refuse the same values in the same words. Only
-tracers (under ``jit`` or ``vmap``) have no value to read; the compliant solve checks them where it runs
-(:func:`regcontact.compliant.run_checks.check_inputs`).
-
-A refusal is an :class:`ArgumentError` (a ``ValueError``) of one line, ``name = value: expected …``
-(``rtol = 2.0: expected a number in (0, 1)``). A rule holds only for finite numbers: NaN and ±inf never pass.
-
-XLA flushes subnormal numbers (below float64's smallest normal number, 2.2e-308, in size) to zero on CPUs and
-GPUs, so a value is tested as JAX will compute with it; one that passes only unflushed (``mass = 1e-320``, which
-is zero in every computation) is refused, saying so.
-"""
+"""The rules values must follow, and their checks: one rule per value, whichever way it enters (the Python API
+at construction, the config by the same rules, a compiled run for traced values; ``docs/results.md``, "What is
+checked where")."""
 
 from __future__ import annotations
 
@@ -49,7 +35,17 @@ __all__ = [
 
 
 class Rule(NamedTuple):
-    """What is expected, in words, and an elementwise test of finite values (numpy or JAX arrays)."""
+    """A rule: what is expected, in words, and an elementwise test of finite values (the same function on numpy
+    arrays on the host and on JAX arrays in a compiled run).
+
+    Examples:
+        >>> from regcontact._argument_checks import Rule, check_argument
+        >>> EVEN = Rule("an even number", lambda x: x % 2 == 0)
+        >>> check_argument("n", 3, EVEN)
+        Traceback (most recent call last):
+        ...
+        regcontact._argument_checks.ArgumentError: n = 3: expected an even number
+    """
 
     expected: str
     test: Callable[[Any], Any]
@@ -81,11 +77,18 @@ _FLUSHED = " (JAX flushes subnormal numbers, below 2.2e-308 in size, to zero)"
 
 
 class ArgumentError(ValueError):
-    """A value that breaks its rule: ``name = value: expected …``, with the parts kept (a config translates it
-    into its own key)."""
+    """A value that breaks its rule, a ``ValueError`` of one line: ``name = value: expected …``
+    (``rtol = 2.0: expected a number in (0, 1)``). The parts are kept as ``name``, ``value`` and ``expected``, so
+    a config can translate the error into its own key.
+
+    Args:
+        name: the argument's name.
+        value: the value refused.
+        expected: what was expected, in words.
+        shown: how to write the value where its ``repr`` would not do (an array by its shape).
+    """
 
     def __init__(self, name: str, value: Any, expected: str, shown: str | None = None):
-        """``shown``: how to write the value, where its ``repr`` would not do (an array by its shape)."""
         self.name, self.value, self.expected = name, value, expected
         super().__init__(f"{name} = {repr(value) if shown is None else shown}: expected {expected}")
 
@@ -144,9 +147,20 @@ def rule_problem(value: Any, rule: Rule) -> tuple[Any, str] | None:
 
 
 def check_argument(name: str, value: Any, rule: Rule) -> None:
-    """Raise ``ArgumentError("name = value: expected …")`` if a concrete ``value`` (a Python number, a numpy array,
-    an eager JAX array; any element of it) breaks ``rule`` or is not a finite number. ``None`` and traced values
-    pass unchecked."""
+    """Check one concrete value against its rule, elementwise (a batch in one pass).
+
+    NaN and ±inf never pass; a bool, a string or an empty array neither; a value that passes only because it is
+    subnormal (below 2.2e-308 in size, which XLA flushes to zero on CPUs and GPUs) is refused, saying so.
+
+    Args:
+        name: the argument's name, for the message.
+        value: a Python number, a numpy array or an eager JAX array; ``None`` and traced values (under ``jit`` or
+            ``vmap``: no value to read) pass unchecked.
+        rule: the :class:`Rule` it must follow.
+
+    Raises:
+        ArgumentError: ``name = value: expected …`` for the first element that breaks the rule.
+    """
     if value is None or is_traced(value):
         return
     problem = rule_problem(value, rule)
