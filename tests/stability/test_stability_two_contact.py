@@ -1,4 +1,5 @@
-"""Two non-sticking contacts (Champneys & Várkonyi Sec. 6): class codes, Table 4, the S+S+ Jacobian, Fig. 15.
+"""Two non-sticking contacts (Champneys & Várkonyi Sec. 6): class codes, Table 4, the S+S+ Jacobian, the classes of
+Fig. 15's captions (the figure itself: ``tests/figures/test_two_contact_figures.py``).
 
 What of Table 4 the text extraction lets us check (``docs/stability.md``, "Two contacts"): the dual column (16
 rows); the mode columns cell by cell in the 13 rows whose run-together digits split into four ascending columns
@@ -7,8 +8,6 @@ rows with a single ``x`` (16, 22, 23, 24). The shading (normal stability) did no
 about it are tested instead.
 """
 
-import csv
-
 import equinox as eqx
 import jax
 import jax.numpy as jnp
@@ -16,9 +15,7 @@ import numpy as np
 import pytest
 
 import regcontact  # noqa: F401  (float64)
-from regcontact.figures._two_contact_classes import write_table4
-from regcontact.figures._two_contact_fast_dynamics import draw_fig15
-from regcontact.figures._two_contact_orbits import FIG15_PANELS, compute_fig15
+from regcontact.figures._two_contact_orbits import FIG15_PANELS
 from regcontact.stability import (
     PRINTED_TABLE4,
     TWO_CONTACT_MODE_NAMES,
@@ -268,54 +265,3 @@ def test_a_free_contact_does_not_change_the_other_contacts_stability():
         z = jnp.array([-1.0, 0.4, 0.0, 0.1])  # contact 1 pressed (λ₁ = 1.5), contact 2 above and rising: passive
         expected = np.concatenate([[0.0, 0.0], linearisation_eigenvalues(p11, -1.5, -0.6)])
         _same_multiset(eqx.filter_jit(two_contact_autodiff_eigenvalues)(system, z), expected, 1e-12)
-
-
-# --- Fig. 15 ------------------------------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def fig15():
-    return compute_fig15(grid=3, lattice=2)
-
-
-def test_fig15_panels_are_what_the_caption_and_text_say(fig15):
-    a, b, literal = fig15.facts
-    for facts, panel in zip(fig15.facts, FIG15_PANELS):
-        assert facts["subclass"] == panel.subclass
-        assert facts["modes"] == {"S+S+"} and facts["exists"]  # the unique consistent mode
-    np.testing.assert_allclose(a["angles"], FIG15_PANELS[0].caption_angles, atol=2e-3)
-    np.testing.assert_allclose(b["angles"], FIG15_PANELS[1].caption_angles, atol=5e-3)
-    assert abs(literal["angles"][1] - 1.007) < 1e-3  # the printed p₂₂ = −0.0375 does not give γ₂ = 1.07π
-    assert a["impacts"] == {"IF", "FI"} and b["impacts"] == {"II"}  # B: II's necessary condition only
-    assert np.sum(a["eigenvalues"].real > 0) == 1 and not a["stable"]  # saddle: a 3-d stable manifold
-    assert not b["stable"] and literal["stable"]
-
-
-def test_fig15a_every_orbit_is_an_iwc_at_one_contact_and_lift_off_at_the_other(fig15):
-    orbits = [orbit for orbit in fig15.orbits if orbit[0] == "A"]
-    outcomes = {outcome for _, outcome, _, _ in orbits} | set(fig15.grid_outcomes)
-    assert outcomes == {"IF", "FI"}
-    for _, outcome, _, z in orbits:
-        impacting = 0 if outcome == "IF" else 1
-        assert z[-1, impacting] < -500 and z[-1, 1 - impacting] > 0
-
-
-def test_fig15b_limit_cycle_with_repeated_lift_off_of_contact_2(fig15):
-    ((_, _, t, z),) = [orbit for orbit in fig15.orbits if orbit[0] == "B cycle"]
-    panel = FIG15_PANELS[1]
-    force_1 = np.maximum(panel.k[0] * z[:, 0] + panel.q[0] * z[:, 2], 0.0)
-    assert force_1.min() > 0.2  # contact 1 keeps slipping
-    up = np.flatnonzero((z[:-1, 1] < 0) & (z[1:, 1] >= 0))  # contact 2 leaves the ground …
-    rises = t[up] - z[up, 1] * (t[up + 1] - t[up]) / (z[up + 1, 1] - z[up, 1])
-    assert len(rises) >= 4 and np.ptp(np.diff(rises)) < 1e-3  # … once per period, periodically
-    ((_, _, _, literal),) = [orbit for orbit in fig15.orbits if orbit[0] == "B′"]
-    np.testing.assert_allclose(literal[-1, :2], fig15.facts[2]["penetration"], atol=1e-6)
-
-
-def test_fig15_and_table4_files(fig15, classes, tmp_path):
-    paths = draw_fig15(tmp_path, fig15) + write_table4(tmp_path, classes)
-    assert all(path.exists() and path.stat().st_size > 0 for path in paths)
-    with (tmp_path / "champneys_table4_two_contact_classes.csv").open() as stream:
-        rows = list(csv.DictReader(stream))
-    assert len(rows) == 24 and sum(row["printed_row"] == "True" for row in rows) == 16
-    assert all(row["modes_agree"] == "True" for row in rows if row["printed_row"] == "True")
