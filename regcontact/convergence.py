@@ -75,8 +75,17 @@ def _tail(alpha: NDArray[np.float64]) -> NDArray[np.bool_]:
 
 
 def fit_order(alpha: ArrayLike, distance: ArrayLike) -> OrderFit | None:
-    """The order ``p`` of ``d ∝ α^(−p)`` over the tail of ``(alpha, distance)`` (α increasing, every ``d > 0``);
-    ``None`` with fewer than two points."""
+    """The order ``p`` of ``d ∝ α^(−p)``: a least-squares line through ``(log α, log d)`` over the tail (the last
+    ``TAIL_DECADES`` decades, at least ``MIN_TAIL_POINTS`` points). Pass ``1/δt`` as ``alpha`` for an order in
+    the time step.
+
+    Args:
+        alpha: increasing.
+        distance: one per ``alpha``, every one ``> 0``.
+
+    Returns:
+        An :class:`OrderFit`; ``None`` with fewer than two points.
+    """
     alpha, distance = np.asarray(alpha, dtype=float), np.asarray(distance, dtype=float)
     if len(alpha) < 2:
         return None
@@ -161,9 +170,27 @@ def _difference_order(alpha: NDArray[np.float64], integrals: NDArray[np.float64]
 def analyse(
     alpha: ArrayLike, integrals: ArrayLike, reference: ArrayLike, rtol: float, atol: float = 0.0
 ) -> Convergence:
-    """Distances, order, limit and warnings of ``integrals`` (``(m, …)``, one per ``alpha``) towards ``reference``.
+    """How a sweep's force integrals approach a rigid reference as α → ∞: distances, the order fitted over the
+    tail, the Richardson limit and warnings (round-off, a tail not yet asymptotic, a reference not approached).
 
-    ``rtol``, ``atol``: the tolerances the integrals were solved to (they set the round-off floor).
+    Args:
+        alpha: the stiffness multipliers of the sweep.
+        integrals: the force integrals ``∫λ`` at each, shape ``(m, …)`` (``(m, 2)`` for one contact).
+        reference: the rigid reference ``Λ``, shaped like one entry of ``integrals``.
+        rtol: the relative tolerance the integrals were solved to (it sets the round-off floor).
+        atol: the absolute tolerance.
+
+    Returns:
+        A :class:`Convergence`.
+
+    Examples:
+        >>> import numpy as np
+        >>> from regcontact.convergence import analyse
+        >>> alpha = np.logspace(3, 8, 6)
+        >>> integrals = np.stack([0.3248 + 0.5 / np.sqrt(alpha)] * 2, axis=1)
+        >>> result = analyse(alpha, integrals, np.full(2, 0.3248), rtol=1e-10)
+        >>> round(result.order, 3), result.warnings
+        (0.5, ())
     """
     alpha, integrals = np.asarray(alpha, dtype=float), np.asarray(integrals, dtype=float)
     reference = np.asarray(reference, dtype=float)

@@ -1,19 +1,6 @@
-"""Beyond the jam (Champneys & Várkonyi Sec. 5.1's open question): the compliant model run through the G-spot.
-
-The rods of :func:`~regcontact.rigid.jamming_rods.search_jamming_rod` (cases G1 and G2), started on their rigid
-slip's load, are run through their jam by the compliant model for α = 1e4 … 1e10 with three normal laws (Preclik's
-Eq. 22, Champneys' Eq. 31, Hunt–Crossley; viscous Coulomb friction, ``γ_t ∝ α``), one vmap over α per law
-(:func:`~regcontact.rigid.beyond_jam.pass_jam`), and what follows is classified
-(:func:`~regcontact.rigid.beyond_jam.classify_passage`).
-
-``beyond_jam_time_series``: per case and law, the normal impulse the compliant contact delivers beyond the rigid
-slip's ``P_n(t) − P_rigid(t_jam)`` and the slip ``ġ_t`` against ``t − t_jam`` (symmetric-log axis), one curve per α,
-to the end of each run (lift-off), with the rigid jump into stick ``I*``.
-
-``beyond_jam_convergence``: per case, against α: the lag of the lift-off after the jam, the distance of the excess
-normal impulse to ``I*``, and of the velocities at the end to those of the rigid jump into stick; markers by
-outcome. The CSV has one row per case, law and α with every classified quantity.
-"""
+"""Beyond the jam (Champneys & Várkonyi Sec. 5.1's open question): the compliant model run through the G-spot of
+the jamming rods G1 and G2 with three normal laws, one vmap over α per law; the excess normal impulse and slip
+against time, and the lift-off lag, impulse and velocities against α (``docs/dynamic_jam.md``)."""
 
 from __future__ import annotations
 

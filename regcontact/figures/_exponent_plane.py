@@ -1,21 +1,6 @@
-"""Does the contact break after the impulse? The plane of the α-exponents of k_n and γ_n.
-
-Preclik & Rüde's Table 1 integrates the forces "until contact breaks", and their text says the contact breaks
-"later"; with their scaling read literally (k_n, γ_n, γ_t all ∝ α) our rod sticks and stays on the ground. Here
-the rod and laws of ``studies/table1.toml`` run with ``k_n = α^{e_k}`` and ``γ_n = α^{e_γ}`` (``γ_t = α`` kept)
-over a grid of exponents and the six α of Table 1 — one vmapped call — each run ending when the contact opens
-(``contact_open``) or after ``WINDOW_CONTACT_TIMES`` contact times. Per cell it records whether the contact
-broke, and for the runs that broke the integrals "until contact breaks": their distance to the impulse-velocity
-Λ and how many digits of the paper's Table 1 they share.
-
-**The mechanism** (measured here, derived in the README): during the impulse the damper stops the normal
-approach within ``m_n/γ_n ∝ α^{-e_γ}``, leaving a penetration ``δ ∼ v m_n/γ_n``; the spring then pushes with
-``k_n δ ∼ α^{e_k − e_γ}`` against the order-one load of the slow motion, and the one-sided damper (Eq. 22) does
-not act while the contact separates. For ``e_k > e_γ`` that push outgrows the load as α → ∞ and the rod
-bounces off (the contact breaks); for ``e_k < e_γ`` it vanishes and the rod stays; on the diagonal
-``e_k = e_γ`` — Preclik & Rüde's scaling — it is of order one, and whether the contact breaks depends on the
-body, not on α (for the Table 1 rod it does not).
-"""
+"""Does the contact break after the impulse? The Table 1 rod over the plane of the α-exponents of ``k_n`` and
+``γ_n``, one vmapped sweep: per cell whether the contact broke, and the integrals "until contact breaks" against
+Λ and the paper's digits (``docs/table1.md``; the contact breaks exactly when ``e_k > e_γ``)."""
 
 from __future__ import annotations
 

@@ -1,19 +1,6 @@
-"""Preclik & Rüde Sec. 5.2 tested: does an initial penetration change the limit?
-
-The claim: in the non-unique case (the torque of Sec. 2.2, ``studies/sec52_penetration.toml``) the force
-integrals converge to (0, 0) "independent of initial interpenetration being present or not". A penetration
-``δ = c α^(−p)`` with ``k_n = α`` starts with the force ``c α^(1−p)`` and the stored energy ``½ c² α^(1−2p)``:
-``p = 1`` is an order-one force, ``p = 1/2`` an order-one energy. This map runs the rod over ``(c, p)`` and the
-six α of Table 1 (one vmapped sweep), and classifies the limit at α = 1e8 and the way each run ended.
-
-**Where the boundary comes from.** The force-acceleration problem of Sec. 2.2 has two solutions, lift-off and
-sliding with ``λ_S = b/A``; on Champneys & Várkonyi's fast scale (``ỹ = α y``) the sliding one is a saddle
-(their Table 3: F and IWC both consistent, which one happens is decided by the fast dynamics) at the
-penetration ``ỹ* = −λ_S/k₀``. A start at normal rest with ``ỹ₀ = −c α^{1−p}`` lies on the lift-off side of the
-saddle's stable manifold iff ``|ỹ₀| < |ỹ*|``: for ``p > 1`` always (``ỹ₀ → 0``), for ``p = 1`` iff
-``c < λ_S/k₀``, for ``p < 1`` never as α → ∞ (``ỹ₀ → −∞``): then the fast dynamics runs away into an impact
-without collision.
-"""
+"""Preclik & Rüde Sec. 5.2 tested: does an initial penetration ``δ = c α^(−p)`` change the limit? The rod over
+``(c, p)`` and the six α of Table 1, one vmapped sweep, each run's limit classified at α = 1e8 against the
+fast-scale saddle's boundary ``c α^(1−p) = λ_S/k₀`` (``docs/sec52_penetration.md``)."""
 
 from __future__ import annotations
 

@@ -1,19 +1,6 @@
-"""Champneys & Várkonyi Fig. 11(a), (b): where reverse chatter is possible.
-
-(a) One contact with ``B = 0.5``, ``A = C = 1`` (the caption's) and Stronge's energetic restitution ``r``: for each
-``a/(−b)`` the smallest ``μ`` at which a direction kept by the bounce map has an effective restitution ``e > 1``
-(:func:`~regcontact.rigid.chatter.chatter_directions`), found by bisection in ``μ``, which takes the region to lie
-at larger ``μ`` (``tests/figures/test_rigid_figures.py`` checks that on sample rows). The Painlevé region
-``p⁺ < 0`` is ``μ > C/B = 2``.
-
-(b) The classical Painlevé rod (:class:`~regcontact.systems.PainleveRod`, ``m = 1``, ``l = 2``, ``g = 1``) at angle
-``θ``: its ``A, B, C`` depend on ``θ`` and its free accelerations on ``θ̇²`` (affine: two evaluations per ``θ``),
-so ``a/(−b)`` runs over the values the rod reaches with ``b < 0``. On a grid of ``(θ, μ)``, per ``r``: whether
-some ``θ̇`` (six values of ``θ̇²``) gives a kept direction with ``e > 1``, the bounce map scanned on 401
-directions (a fixed point closer than a grid cell to another can be missed). No bisection: for the rod the region
-need not extend to large ``μ``. Without body forces the rod reaches only ``a/(−b) ≥ 0`` with ``B < 0``
-(``a = (l/2) cos θ θ̇²``), where its forms give ``e > 1`` for ``r = 1`` only (``docs/impacts.md``).
-"""
+"""Champneys & Várkonyi Fig. 11(a), (b): where reverse chatter is possible, (a) for one contact over
+``(a/(−b), μ)`` per restitution, (b) for the classical Painlevé rod over ``(θ, μ)`` (``docs/impacts.md``, "Chatter
+and reverse chatter")."""
 
 from __future__ import annotations
 

@@ -1,22 +1,6 @@
 """Champneys & Várkonyi Fig. 11(c, d): a reverse-chatter event of a rod with applied body forces, simulated with
-the stiff compliant model of this toolkit.
-
-The rod (:class:`~regcontact.systems.PainleveRod`, ``m = 1``, ``l = 2``, ``g = 1``) stands at ``θ = 60°`` on its
-lower end with ``μ = 1.2`` (below its Painlevé value ``C/|B| = 1.35``). A horizontal force ``f_x`` and a torque ``τ``
-(:func:`reverse_chatter_rod`) make its free contact accelerations ``a/(−b) = −2`` and leave no moment about the
-contact point, so resting on it is an equilibrium, and sticking there is consistent (``|λ_T|/λ_N = 0.82 < μ``).
-The contact is a clipped Kelvin–Voigt law at damping ratio ``ζ = 0.113`` (frictionless restitution ``0.70``,
-``k ∝ α``, ``γ ∝ √α``) with friction Coulomb's during the impacts (``γ_t ∝ α``); its limit impact law
-(:func:`~regcontact.rigid.compliant_limit.limit_law`) makes the bounce map
-(:func:`~regcontact.rigid.chatter.bounce_directions`) keep the direction ``ρ* = 2a/(−b) = −4``: every impact ends
-in stick, and the next one comes ``e = 1.533`` times faster. (Darboux–Keller's energetic ``r = 0.7`` gives
-``e = 1.351`` there.) Each impact dissipates energy; the normal motion grows by feeding on the slip of the flights.
-
-The compliant runs start at the apex of a small bounce (contact-point height ``v₀²/(2|b|)``, slip ``a/(−b) v₀``,
-no angular momentum about the contact point) and are sampled densely; every apex of the contact point's height
-``h`` (refined by a parabola through three samples) gives the speed of the bounce before it, ``v⁺ = √(2|b| h)``,
-and successive apexes the effective restitution ``e_n = v⁺_{n+1}/v⁺_n``.
-"""
+the stiff compliant model: the bounces grow, each ending in stick, by the effective restitution the limit impact
+law predicts (``docs/impacts.md``, "A reverse-chatter event")."""
 
 from __future__ import annotations
 

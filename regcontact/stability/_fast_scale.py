@@ -32,8 +32,26 @@ __all__ = [
 
 
 class FastScaleSystem(ContactSpaceForm):
-    """Reduced quantities and friction coefficient (:class:`~regcontact.systems.reduced_contact.ContactSpaceForm`),
-    sign of the slip ``u`` and the contact law ``(k, q)``."""
+    """One contact on the fast scale (Sec. 4): ``dỹ/dt̃ = ṽ``, ``dṽ/dt̃ = b + Bλ_T + Cλ_N`` with
+    ``λ_N = max(kỹ + qṽ, 0)`` (Eqs. 30–31) and the tangential force of the slip, stick or rest.
+
+    Args:
+        a: the free tangential acceleration (Eq. 8).
+        b: the free normal acceleration (Eq. 9).
+        A: ``cᵀM⁻¹c``.
+        B: ``cᵀM⁻¹d``.
+        C: ``dᵀM⁻¹d``.
+        mu: the friction coefficient, ``≥ 0``.
+        slip_sign: the sign of the slip velocity ``u``: ``+1``, ``0`` or ``−1``.
+        k: the contact law's stiffness coefficient, ``< 0`` (restoring; default ``−1``, the paper's Fig. 12).
+        q: its damping coefficient, ``< 0`` (dissipative; default ``−1``).
+
+    Examples:
+        >>> from regcontact.stability import FastScaleSystem, equilibrium_type, slip_equilibrium
+        >>> system = FastScaleSystem(a=0.0, b=-1.0, A=1.0, B=0.5, C=1.0, mu=0.6, slip_sign=1.0)
+        >>> equilibrium_type(slip_equilibrium(system).eigenvalues)  # p⁺ = 0.7 > 0: normally stable slip
+        'stable focus'
+    """
 
     slip_sign: Float[Array, ""]
     k: Float[Array, ""]
@@ -179,10 +197,19 @@ def fast_trajectories(
     escape_radius: Float[Array, ""],
     saves: int = 400,
 ) -> Float[Array, "n saves 2"]:
-    """Trajectories of :func:`fast_vector_field` for a batch of systems and initial states, in one ``vmap``.
+    """Trajectories of :func:`fast_vector_field` for a batch of systems and initial states, in one ``vmap`` of a
+    diffrax solve (Tsit5, rtol 1e-9).
 
-    ``time_direction = −1`` integrates backwards (stable manifolds). A trajectory stops once ``|ỹ|`` or
-    ``|ṽ|`` exceeds ``escape_radius`` (lift-off or IWC has begun); its later samples are ``inf``.
+    Args:
+        systems: a :class:`FastScaleSystem` whose fields have a leading batch axis ``n``.
+        initial_states: ``(ỹ, ṽ)`` of each lane.
+        time_direction: ``+1`` forwards, ``−1`` backwards (stable manifolds), per lane.
+        duration: the fast time ``t̃`` each lane runs for.
+        escape_radius: a lane stops once ``|ỹ|`` or ``|ṽ|`` exceeds it (lift-off or an IWC has begun).
+        saves: the number of evenly spaced samples per lane.
+
+    Returns:
+        The sampled states, shape ``(n, saves, 2)``; samples after a lane stopped are ``inf``.
     """
     fractions = jnp.linspace(0.0, 1.0, saves)
 

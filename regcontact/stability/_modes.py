@@ -69,9 +69,20 @@ def _checked(**values: ArrayLike) -> list[Float[Array, ...]]:
 def rigid_consistent_modes(
     a: ArrayLike, b: ArrayLike, A: ArrayLike, B: ArrayLike, C: ArrayLike, mu: ArrayLike, slip_sign: ArrayLike
 ) -> ContactModes:
-    """Modes consistent under rigid-body Coulomb contact (Table 1), giving Table 2; never ``IWC``.
+    """Modes consistent under rigid-body Coulomb contact: Table 1 applied mode by mode, giving Table 2 (never
+    ``IWC``). Strict inequalities: a state on a boundary gets no mode.
 
-    ``slip_sign`` is the sign of the slip velocity ``u`` (+1, 0 or −1).
+    Args:
+        a: the free tangential acceleration (Eq. 8).
+        b: the free normal acceleration (Eq. 9).
+        A: ``cᵀM⁻¹c``.
+        B: ``cᵀM⁻¹d``.
+        C: ``dᵀM⁻¹d``.
+        mu: the friction coefficient, ``≥ 0``.
+        slip_sign: the sign of the slip velocity ``u``: ``+1``, ``0`` or ``−1``.
+
+    Returns:
+        A :class:`ContactModes`, elementwise over the broadcast arguments (grids go through in one call).
     """
     a, b, A, B, C, mu, slip_sign = _checked(a=a, b=b, A=A, B=B, C=C, mu=mu, slip_sign=slip_sign)
     painleve = painleve_parameters(A, B, C, mu)
@@ -109,11 +120,31 @@ def rigid_consistent_modes(
 def consistent_modes(
     a: ArrayLike, b: ArrayLike, A: ArrayLike, B: ArrayLike, C: ArrayLike, mu: ArrayLike, slip_sign: ArrayLike
 ) -> ContactModes:
-    """Modes consistent once normal stability and impacts are accounted for (Table 3).
+    """Modes consistent once normal stability and impacts are accounted for: Table 3.
 
     Slip ``S±`` survives only where its Painlevé parameter ``p±`` is positive (Sec. 4.3: otherwise its fast
     normal equilibrium is a saddle); an IWC is possible when the contact slips (``u ≠ 0``) in the direction
     whose ``p±`` is negative (Sec. 3.2: the inconsistent and the slip/lift-off indeterminate cells of Table 2).
+
+    Args:
+        a: the free tangential acceleration (Eq. 8).
+        b: the free normal acceleration (Eq. 9).
+        A: ``cᵀM⁻¹c``.
+        B: ``cᵀM⁻¹d``.
+        C: ``dᵀM⁻¹d``.
+        mu: the friction coefficient, ``≥ 0``.
+        slip_sign: the sign of the slip velocity ``u``: ``+1``, ``0`` or ``−1``.
+
+    Returns:
+        A :class:`ContactModes`, elementwise over the broadcast arguments.
+
+    Examples:
+        >>> from regcontact.stability import cell_label, consistent_modes, rigid_consistent_modes, table_cell
+        >>> state = dict(b=-1.0, A=1.0, B=0.5, C=1.0, mu=3.0, slip_sign=1.0)  # forward slip, p⁺ < 0, b < 0
+        >>> cell_label(table_cell(**state))
+        'I(vi)'
+        >>> sorted(rigid_consistent_modes(a=0.0, **state).names()), sorted(consistent_modes(a=0.0, **state).names())
+        ([], ['IWC'])
     """
     a, b, A, B, C, mu, slip_sign = _checked(a=a, b=b, A=A, B=B, C=C, mu=mu, slip_sign=slip_sign)
     rigid = rigid_consistent_modes(a, b, A, B, C, mu, slip_sign)

@@ -111,7 +111,23 @@ def rod_reduced_dynamics(rod: PainleveRod, q: Float[Array, "3"], v: Float[Array,
 
 
 def painleve_parameters(A: ArrayLike, B: ArrayLike, C: ArrayLike, mu: ArrayLike) -> PainleveParameters:
-    """``p±`` and ``k±`` for friction coefficient ``mu``."""
+    """The Painlevé parameters of one contact: ``p± = C ∓ μB`` (Eqs. 13, 18), the normal acceleration per unit
+    normal force while slipping in the direction ``±``, and ``k± = μA ∓ B`` (Eq. 23).
+
+    Args:
+        A: ``cᵀM⁻¹c`` (:class:`ReducedDynamics`).
+        B: ``cᵀM⁻¹d``.
+        C: ``dᵀM⁻¹d``.
+        mu: the friction coefficient, ``≥ 0``.
+
+    Returns:
+        A :class:`PainleveParameters`, elementwise over the broadcast arguments.
+
+    Examples:
+        >>> from regcontact.stability import painleve_parameters
+        >>> float(painleve_parameters(1.0, 0.5, 1.0, 3.0).p_plus)  # the Painlevé region: p⁺ < 0
+        -0.5
+    """
     check_values(A=A, B=B, C=C, mu=mu)
     A, B, C, mu = (jnp.asarray(x, dtype=float) for x in (A, B, C, mu))
     return PainleveParameters(p_plus=C - mu * B, p_minus=C + mu * B, k_plus=mu * A - B, k_minus=mu * A + B)
