@@ -1,10 +1,10 @@
 """Beyond the jam (Champneys & Várkonyi Sec. 5.1's open question): the compliant model run through the G-spot.
 
-The rods of :func:`~regcontact.rigid.jamming_rods.search_jamming_rod` (cases G1 and G2), started on their rigid
+The rods of :func:`~regcontact.rigid.search_jamming_rod` (cases G1 and G2), started on their rigid
 slip's load, are run through their jam by the compliant model for α = 1e4 … 1e10 with three normal laws (Preclik's
 Eq. 22, Champneys' Eq. 31, Hunt–Crossley; viscous Coulomb friction, ``γ_t ∝ α``), one vmap over α per law
-(:func:`~regcontact.rigid.beyond_jam.pass_jam`), and what follows is classified
-(:func:`~regcontact.rigid.beyond_jam.classify_passage`).
+(:func:`~regcontact.rigid.pass_jam`), and what follows is classified
+(:func:`~regcontact.rigid.classify_passage`).
 
 ``beyond_jam_time_series``: per case and law, the normal impulse the compliant contact delivers beyond the rigid
 slip's ``P_n(t) − P_rigid(t_jam)`` and the slip ``ġ_t`` against ``t − t_jam`` (symmetric-log axis), one curve per α,
@@ -29,16 +29,8 @@ from matplotlib.lines import Line2D
 from regcontact.contact.contact_model import ContactModel
 from regcontact.contact.normal_laws import ChampneysFastScale, HuntCrossley, SpringDamper
 from regcontact.figures import figure
-from regcontact.rigid.beyond_jam import (
-    BEYOND_JAM_OUTCOMES,
-    BeyondJam,
-    JamPassage,
-    JamReference,
-    classify_passage,
-    jam_reference,
-    pass_jam,
-)
-from regcontact.rigid.jamming_rods import search_jamming_rod
+from regcontact.passages import BEYOND_JAM_OUTCOMES, BeyondJam, JamPassage, classify_passage, pass_jam
+from regcontact.rigid import JamReference, jam_reference, search_jamming_rod
 
 __all__ = ["ALPHAS", "LAWS", "beyond_jam_runs"]
 

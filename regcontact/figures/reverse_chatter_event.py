@@ -7,8 +7,8 @@ lower end with ``μ = 1.2`` (below its Painlevé value ``C/|B| = 1.35``). A hori
 contact point, so resting on it is an equilibrium, and sticking there is consistent (``|λ_T|/λ_N = 0.82 < μ``).
 The contact is a clipped Kelvin–Voigt law at damping ratio ``ζ = 0.113`` (frictionless restitution ``0.70``,
 ``k ∝ α``, ``γ ∝ √α``) with friction Coulomb's during the impacts (``γ_t ∝ α``); its limit impact law
-(:func:`~regcontact.rigid.compliant_limit.limit_law`) makes the bounce map
-(:func:`~regcontact.rigid.chatter.bounce_directions`) keep the direction ``ρ* = 2a/(−b) = −4``: every impact ends
+(:func:`~regcontact.rigid.limit_law`) makes the bounce map
+(:func:`~regcontact.rigid.bounce_directions`) keep the direction ``ρ* = 2a/(−b) = −4``: every impact ends
 in stick, and the next one comes ``e = 1.533`` times faster. (Darboux–Keller's energetic ``r = 0.7`` gives
 ``e = 1.351`` there.) Each impact dissipates energy; the normal motion grows by feeding on the slip of the flights.
 
@@ -35,9 +35,14 @@ from regcontact.contact.contact_model import ContactModel, law_exponents
 from regcontact.contact.friction_laws import ViscousCoulomb
 from regcontact.contact.normal_laws import ClippedKelvinVoigt
 from regcontact.figures import figure
-from regcontact.rigid.chatter import ChatterDirection, bounce_directions
-from regcontact.rigid.compliant_limit import compliant_limit_map, kelvin_voigt_restitution, limit_law
-from regcontact.rigid.state import ContactState
+from regcontact.rigid import (
+    ChatterDirection,
+    bounce_directions,
+    compliant_limit_map,
+    kelvin_voigt_restitution,
+    limit_law,
+)
+from regcontact.rigid._state import ContactState
 from regcontact.systems import PainleveRod
 
 THETA = math.radians(60.0)

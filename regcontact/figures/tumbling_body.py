@@ -26,8 +26,8 @@ from regcontact.contact.contact_model import ContactModel, law_exponents
 from regcontact.contact.friction_laws import ViscousCoulomb
 from regcontact.contact.normal_laws import SpringDamper
 from regcontact.figures import figure
-from regcontact.rigid.darboux_keller import darboux_keller
-from regcontact.rigid.state import ContactState
+from regcontact.rigid import darboux_keller
+from regcontact.rigid._state import ContactState
 from regcontact.systems.legged_body import TwoLeggedBody
 
 SLOPE = math.radians(10.0)
@@ -127,7 +127,7 @@ def runs(t_end: float = T_END, samples: int = SAMPLES, alphas=ALPHAS):
     import jax.numpy as jnp
 
     from regcontact.compliant.simulate import SOLVER_STATUSES, Controls, SolveSettings, trajectory
-    from regcontact.rigid.event_driven import event_driven
+    from regcontact.rigid import event_driven
 
     body = tumbling_body()
     grid = np.linspace(0.0, t_end, samples)

@@ -58,9 +58,14 @@ from regcontact.motion_events import (
     read_impulses,
     run_length,
 )
-from regcontact.rigid import SELECTION_RULES, event_driven, gholami_time_stepping, moreau_jean
-from regcontact.rigid.event_driven import IMPACT_LAWS
-from regcontact.rigid.trajectory import RigidTrajectory
+from regcontact.rigid import (
+    IMPACT_LAWS,
+    SELECTION_RULES,
+    RigidTrajectory,
+    event_driven,
+    gholami_time_stepping,
+    moreau_jean,
+)
 from regcontact.studies import config as cfg
 from regcontact.studies.study_result import StudyResult
 from regcontact.studies.system_config import (

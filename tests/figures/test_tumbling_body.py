@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from regcontact.figures.tumbling_body import _mode_accelerations, cycle_multiplier, tumbling_body
-from regcontact.rigid.event_driven import event_driven
+from regcontact.rigid import event_driven
 
 
 def test_the_slip_on_leg_1_lets_leg_2_fall_back_only_above_mu1_0_1():

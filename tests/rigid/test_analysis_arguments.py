@@ -10,22 +10,29 @@ import numpy as np
 import pytest
 
 from regcontact.contact.contact_model import ContactModel
-from regcontact.rigid.chatter import bounce, chatter_directions, chatter_sequence, reverse_chatter_possible
-from regcontact.rigid.compliant_limit import compliant_limit, compliant_limit_map, limit_law
-from regcontact.rigid.darboux_keller import darboux_keller, darboux_keller_map
-from regcontact.rigid.dynamic_jam import (
+from regcontact.rigid import (
     SLIP_OUTCOMES,
+    SPATIAL_SLIP_OUTCOMES,
+    chatter_directions,
+    chatter_sequence,
+    compliant_limit,
+    compliant_limit_map,
+    darboux_keller,
+    darboux_keller_map,
+    event_driven,
     g_spot_linearisation,
     g_spot_panel,
+    impact_process,
     jam_case,
+    limit_law,
     linear_g_spot_flow,
     reaches_g_spot,
+    reverse_chatter_possible,
     rigid_slip,
+    spatial_rigid_slip,
 )
-from regcontact.rigid.event_driven import event_driven
-from regcontact.rigid.impact_process import impact_process
-from regcontact.rigid.spatial_slip import SPATIAL_SLIP_OUTCOMES, spatial_rigid_slip
-from regcontact.rigid.state import ContactState
+from regcontact.rigid._impacts.chatter import bounce
+from regcontact.rigid._state import ContactState
 from regcontact.stability import FastScaleSystem, consistent_modes, painleve_parameters, two_contact_modes
 from regcontact.systems import PainleveRod, SpatialRod
 

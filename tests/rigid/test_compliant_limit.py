@@ -9,9 +9,9 @@ from regcontact.compliant.simulate import Controls, SolveSettings, solve
 from regcontact.contact.contact_model import ContactModel, law_exponents
 from regcontact.contact.friction_laws import ViscousCoulomb
 from regcontact.contact.normal_laws import ChampneysFastScale, ClippedKelvinVoigt, HuntCrossley, SpringDamper
-from regcontact.rigid import impulse_velocity
-from regcontact.rigid.compliant_limit import (
+from regcontact.rigid import (
     compliant_limit_map,
+    impulse_velocity,
     kelvin_voigt_restitution,
     limit_law,
     spring_damper_restitution,

@@ -8,10 +8,17 @@ import pytest
 from regcontact.contact.contact_model import ContactModel
 from regcontact.contact.friction_laws import ViscousCoulomb
 from regcontact.contact.normal_laws import ClippedKelvinVoigt, SpringDamper
-from regcontact.rigid import event_driven, impulse_velocity
-from regcontact.rigid.compliant_limit import compliant_limit, compliant_limit_map, limit_law
-from regcontact.rigid.darboux_keller import contact_space_energy, darboux_keller, darboux_keller_map
-from regcontact.rigid.impact_process import impact_process
+from regcontact.rigid import (
+    compliant_limit,
+    compliant_limit_map,
+    darboux_keller,
+    darboux_keller_map,
+    event_driven,
+    impact_process,
+    impulse_velocity,
+    limit_law,
+)
+from regcontact.rigid._impacts.darboux_keller import contact_space_energy
 from regcontact.systems import PainleveRod, TwoPointRod
 
 #: γ_n ∝ α and γ_t ∝ α^1.5: the damper alone in the normal direction, Coulomb friction during the impact.

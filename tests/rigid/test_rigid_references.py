@@ -6,14 +6,12 @@ import pytest
 
 from regcontact.rigid import (
     ContactState,
+    RigidReferences,
     force_acceleration,
     impulse_velocity,
-    time_stepping,
-)
-from regcontact.rigid.references import (
-    RigidReferences,
     rigid_references,
     select_impulse,
+    time_stepping,
 )
 from regcontact.systems.rod import PainleveRod
 from regcontact.systems.two_point_rod import TwoPointRod

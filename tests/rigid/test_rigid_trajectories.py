@@ -16,9 +16,8 @@ from regcontact.rigid import (
     time_stepping,
     torque_threshold,
 )
-from regcontact.rigid.contact_law import law_solutions
-from regcontact.rigid.lcp.lemke import lemke
-from regcontact.rigid.lcp.multi_contact_friction import multi_contact_friction_lcp
+from regcontact.rigid._formulations.contact_law import law_solutions
+from regcontact.rigid.lcp import lemke, multi_contact_friction_lcp
 from regcontact.systems import PainleveRod, TwoPointRod
 
 MU, V0, G = 0.5, 2.0, 1.0

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from regcontact.rigid import force_acceleration
-from regcontact.rigid.state import ContactState
+from regcontact.rigid._state import ContactState
 from regcontact.systems.legged_body import TwoLeggedBody
 
 
