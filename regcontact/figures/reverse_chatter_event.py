@@ -37,12 +37,12 @@ from regcontact.contact.normal_laws import ClippedKelvinVoigt
 from regcontact.figures import figure
 from regcontact.rigid import (
     ChatterDirection,
+    ContactState,
     bounce_directions,
     compliant_limit_map,
     kelvin_voigt_restitution,
     limit_law,
 )
-from regcontact.rigid._state import ContactState
 from regcontact.systems import PainleveRod
 
 THETA = math.radians(60.0)

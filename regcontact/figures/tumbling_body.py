@@ -26,8 +26,7 @@ from regcontact.contact.contact_model import ContactModel, law_exponents
 from regcontact.contact.friction_laws import ViscousCoulomb
 from regcontact.contact.normal_laws import SpringDamper
 from regcontact.figures import figure
-from regcontact.rigid import darboux_keller
-from regcontact.rigid._state import ContactState
+from regcontact.rigid import ContactState, darboux_keller
 from regcontact.systems.legged_body import TwoLeggedBody
 
 SLOPE = math.radians(10.0)

@@ -21,7 +21,7 @@ from regcontact.studies.compliant_sweep import CompliantSweep
 
 if TYPE_CHECKING:  # the rigid layer (and SciPy) is imported when a study runs, not to validate it
     from regcontact.contact.contact_model import ContactModel
-    from regcontact.rigid._state import ContactState
+    from regcontact.rigid import ContactState
 
 __all__ = ["LimitReference", "LimitReferences", "limit_references"]
 

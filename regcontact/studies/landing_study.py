@@ -46,6 +46,7 @@ from regcontact.contact.friction_laws import ViscousCoulomb
 from regcontact.contact.normal_laws import ClippedKelvinVoigt
 from regcontact.convergence import MIN_TAIL_POINTS, fit_order
 from regcontact.rigid import (
+    ContactState,
     compliant_limit,
     darboux_keller,
     impulse_velocity,
@@ -53,7 +54,6 @@ from regcontact.rigid import (
     limit_law,
     touchdown_lead,
 )
-from regcontact.rigid._state import ContactState
 from regcontact.studies import config as cfg
 from regcontact.studies.study_result import StudyResult
 from regcontact.systems import ReducedSingleContact, TwoPointRod
