@@ -37,15 +37,21 @@ from regcontact.rigid._formulations import (
     time_stepping_convergence as time_stepping_convergence,
 )
 from regcontact.rigid._impacts import (
+    IMPACT_LAWS as IMPACT_LAWS,
     RESTITUTION_LAWS as RESTITUTION_LAWS,
+    AbstractImpactLaw as AbstractImpactLaw,
     ChatterDirection as ChatterDirection,
     ChatterSequence as ChatterSequence,
+    CompliantLimitImpact as CompliantLimitImpact,
+    DarbouxKellerImpact as DarbouxKellerImpact,
     ImpactOutcome as ImpactOutcome,
     ImpactPhase as ImpactPhase,
     LimitImpact as LimitImpact,
     LimitLaw as LimitLaw,
+    NewtonImpact as NewtonImpact,
     ProcessOutcome as ProcessOutcome,
     RestitutionLaw as RestitutionLaw,
+    RigidImpact as RigidImpact,
     bounce_directions as bounce_directions,
     chatter_directions as chatter_directions,
     chatter_sequence as chatter_sequence,
@@ -61,7 +67,6 @@ from regcontact.rigid._impacts import (
     touchdown_lead as touchdown_lead,
 )
 from regcontact.rigid._integrators import (
-    IMPACT_LAWS as IMPACT_LAWS,
     RigidEvent as RigidEvent,
     RigidTrajectory as RigidTrajectory,
     TrajectoryStatistics as TrajectoryStatistics,

@@ -61,6 +61,7 @@ from regcontact.motion_events import (
 from regcontact.rigid import (
     IMPACT_LAWS,
     SELECTION_RULES,
+    CompliantLimitImpact,
     RigidTrajectory,
     event_driven,
     gholami_time_stepping,
@@ -343,10 +344,10 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
     reference_run = event_driven(
         system,
         t_end,
-        restitution=ed["restitution"],
         selection=ed["selection"],
-        impact_law=ed["impact_law"],
-        contact_model=contact_model(config["compliant"]) if ed["impact_law"] == "compliant_limit" else None,
+        impact_law=CompliantLimitImpact(contact_model(config["compliant"]))
+        if ed["impact_law"] == "compliant_limit"
+        else IMPACT_LAWS[ed["impact_law"]](restitution=ed["restitution"]),
         rtol=ed["rtol"],
         atol=ed["atol"],
         sample_times=grid,

@@ -13,6 +13,9 @@ from regcontact.contact.contact_model import ContactModel
 from regcontact.rigid import (
     SLIP_OUTCOMES,
     SPATIAL_SLIP_OUTCOMES,
+    CompliantLimitImpact,
+    ContactState,
+    NewtonImpact,
     chatter_directions,
     chatter_sequence,
     compliant_limit,
@@ -32,7 +35,6 @@ from regcontact.rigid import (
     spatial_rigid_slip,
 )
 from regcontact.rigid._impacts.chatter import bounce
-from regcontact.rigid._state import ContactState
 from regcontact.stability import FastScaleSystem, consistent_modes, painleve_parameters, two_contact_modes
 from regcontact.systems import PainleveRod, SpatialRod
 
@@ -149,11 +151,11 @@ def test_event_driven_refuses_a_negative_event_budget_before_it_runs():
     rod = PainleveRod(phi0=1.0)
     refused("max_events", lambda: event_driven(rod, 1.0, max_events=-5))
     refused("max_events", lambda: event_driven(rod, 1.0, max_events=2.5))
-    refused("restitution", lambda: event_driven(rod, 1.0, restitution=NAN))
+    refused("restitution", lambda: NewtonImpact(NAN))
     refused("q0", lambda: event_driven(rod, 1.0, q0=[0.5, NAN, 1.0]))
     refused("rtol", lambda: event_driven(rod, 1.0, rtol=2.0))
     with pytest.raises(TypeError, match=r"^contact_model = "):
-        event_driven(rod, 1.0, impact_law="compliant_limit", contact_model="x")  # type: ignore[arg-type]
+        CompliantLimitImpact("x")  # type: ignore[arg-type]
 
 
 def test_a_contact_state_refuses_values_that_are_not_finite():

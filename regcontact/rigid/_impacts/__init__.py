@@ -26,6 +26,14 @@ from regcontact.rigid._impacts.darboux_keller import (
     darboux_keller as darboux_keller,
     darboux_keller_map as darboux_keller_map,
 )
+from regcontact.rigid._impacts.impact_law import (
+    IMPACT_LAWS as IMPACT_LAWS,
+    AbstractImpactLaw as AbstractImpactLaw,
+    CompliantLimitImpact as CompliantLimitImpact,
+    DarbouxKellerImpact as DarbouxKellerImpact,
+    NewtonImpact as NewtonImpact,
+    RigidImpact as RigidImpact,
+)
 from regcontact.rigid._impacts.impact_process import (
     ProcessOutcome as ProcessOutcome,
     impact_process as impact_process,

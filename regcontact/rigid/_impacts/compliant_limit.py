@@ -35,7 +35,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -43,8 +42,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, UNIT_INTERVAL, check_argument
 from regcontact.contact.contact_model import ContactModel
-from regcontact.contact.friction_laws import ViscousCoulomb
-from regcontact.contact.normal_laws import AbstractLinearSpringDamper, AbstractNormalLaw, HuntCrossley
+from regcontact.contact.normal_laws import AbstractNormalLaw
 from regcontact.rigid._checks import scalar
 from regcontact.rigid._impacts.impact_process import FrictionKind, ProcessOutcome, impact_process
 from regcontact.rigid._state import ContactState, as_contact_state
@@ -67,26 +65,19 @@ __all__ = [
 class LimitLaw:
     """The α-free contact law on the impact scale: the normal law with the terms that survive (the others set to
     zero), the friction during the impact (``"none"``, ``"viscous"`` with ``tangential_damping``, ``"coulomb"``),
-    and the impact-scale exponent ``s``."""
+    the impact-scale exponent ``s``, and whether a spring survives (the contact opens at the end of the impact)."""
 
     normal: AbstractNormalLaw
     friction: FrictionKind
     tangential_damping: float
     scale_exponent: float
-
-    @property
-    def has_spring(self) -> bool:
-        return float(self.normal.stiffness) > 0  # type: ignore[attr-defined]
+    has_spring: bool
 
     def rates(self, normal_mass_inverse: NDArray[np.float64], speed: float) -> list[float]:
         """The inverse time scales of the normal law for contacts of inverse normal masses ``C_ii`` at impact
-        speed ``speed``: how long a decaying contact is followed."""
-        law, C = self.normal, np.asarray(normal_mass_inverse, dtype=float)
-        if isinstance(law, HuntCrossley):  # k δⁿ against 1/C over δ ~ v T: T = (v^(1−n) / (k C))^(1/(n+1))
-            n = float(law.exponent)
-            return list((float(law.stiffness) * C * speed ** (n - 1.0)) ** (1.0 / (n + 1.0)))
-        k, gamma = float(law.stiffness), float(law.damping)  # type: ignore[attr-defined]
-        return [r for c in C for r in (math.sqrt(k * c), gamma * c) if r > 0]
+        speed ``speed``: how long a decaying contact is followed
+        (:meth:`~regcontact.contact.normal_laws.AbstractNormalLaw.impact_rates`)."""
+        return self.normal.impact_rates(np.asarray(normal_mass_inverse, dtype=float), speed)
 
     def force(self):
         """The normal law on arrays of contacts (a numpy-in, numpy-out callable), compiled once per law class:
@@ -112,43 +103,15 @@ def _check_tolerances(tol: float, rtol: float) -> None:
 
 
 def limit_law(model: ContactModel) -> LimitLaw:
-    """The terms of ``model`` that act on its impact time scale (module docstring); ``ValueError`` for laws not
-    derived here, ``TypeError`` for a ``model`` that is no :class:`~regcontact.contact.contact_model.ContactModel`."""
+    """The terms of ``model`` that act on its impact time scale (module docstring), as its normal law answers
+    (:meth:`~regcontact.contact.normal_laws.AbstractNormalLaw.impact_scale`) and then its friction law
+    (:meth:`~regcontact.contact.friction_laws.AbstractFrictionLaw.impact_friction`); ``ValueError`` for laws
+    that do not derive their limit, ``TypeError`` for a ``model`` that is no
+    :class:`~regcontact.contact.contact_model.ContactModel`."""
     _check_model(model)
-    normal, exponents = model.normal, model.normal_exponents
-    if not isinstance(model.friction, ViscousCoulomb) or not isinstance(model.friction_exponents, ViscousCoulomb):
-        raise ValueError(f"the limit impact law is derived for viscous Coulomb friction, not {model.friction!r}")
-    kept: AbstractNormalLaw
-    if isinstance(normal, HuntCrossley) and isinstance(exponents, HuntCrossley):
-        a, shape, damping = (float(exponents.stiffness), float(exponents.exponent), float(exponents.damping))
-        if shape != 0.0 or damping > 0.0:
-            raise ValueError(
-                f"Hunt–Crossley with α-exponents (exponent {shape:g}, damping {damping:g}): the limit law is derived "
-                "for a fixed shape and a damping that does not grow with α"
-            )
-        s = a / (float(normal.exponent) + 1.0)
-        kept = HuntCrossley(normal.stiffness, normal.exponent, normal.damping if damping == 0.0 else 0.0)
-    elif isinstance(normal, AbstractLinearSpringDamper) and isinstance(exponents, AbstractLinearSpringDamper):
-        a, b = float(exponents.stiffness), float(exponents.damping)
-        s = max(a / 2, b)
-        # a dropped term is a zero parameter, which a law refuses from a user (a zero spring): set on the fields
-        kept = eqx.tree_at(
-            lambda law: (law.stiffness, law.damping),
-            normal,
-            (
-                jnp.asarray(float(normal.stiffness) if a / 2 == s else 0.0, dtype=float),
-                jnp.asarray(float(normal.damping) if b == s else 0.0, dtype=float),
-            ),
-        )
-    else:
-        raise ValueError(
-            "the limit impact law is derived for linear spring-damper laws and Hunt–Crossley, "
-            f"not {type(normal).__name__}"
-        )
-    c = float(model.friction_exponents.damping)
-    gamma_t = float(model.friction.damping)
-    friction: FrictionKind = "none" if gamma_t == 0 or c < s else "viscous" if c == s else "coulomb"
-    return LimitLaw(kept, friction, gamma_t if friction == "viscous" else 0.0, s)
+    scale = model.normal.impact_scale(model.normal_exponents)
+    kind, tangential_damping = model.friction.impact_friction(model.friction_exponents, scale.exponent)
+    return LimitLaw(scale.law, kind, tangential_damping, scale.exponent, scale.has_spring)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,6 @@
 """Whole rigid motions: Moreau–Jean time stepping (one system or a batch), Gholami's, and event-driven."""
 
 from regcontact.rigid._integrators.event_driven import (
-    IMPACT_LAWS as IMPACT_LAWS,
     event_driven as event_driven,
 )
 from regcontact.rigid._integrators.gholami import (

@@ -19,11 +19,12 @@ At every restart (the start, each event) the state is first projected onto the c
 one linearised step on ``q``; ``ġ_n = 0``, and ``ġ_t = 0`` where it is below ``tol`` of the velocity scale, by
 the ``M``-orthogonal projection of ``v``) so the index sets are exact, then:
 
-1. a closed contact approaching (``ġ_n < 0``) is an impact, resolved by the ``impact_law``: ``"lcp"`` the impact
-   LCP (:func:`~regcontact.rigid.impulse_velocity`, Newton restitution ``e``, Coulomb friction, over every closed
-   contact); ``"darboux_keller"`` Coulomb friction during the impact (:func:`~regcontact.rigid.darboux_keller`,
-   Poisson's ``r = e``); ``"compliant_limit"`` the impact law a compliant ``contact_model`` converges to as
-   α → ∞ (:func:`~regcontact.rigid.compliant_limit`);
+1. a closed contact approaching (``ġ_n < 0``) is an impact, resolved by the ``impact_law`` (an
+   :class:`~regcontact.rigid.AbstractImpactLaw`): :class:`~regcontact.rigid.NewtonImpact` the impact LCP (Newton
+   restitution, Coulomb friction, over every closed contact), :class:`~regcontact.rigid.DarbouxKellerImpact`
+   Coulomb friction during the impact (Poisson restitution), :class:`~regcontact.rigid.CompliantLimitImpact` the
+   impact law a compliant contact model converges to as α → ∞; where the law admits several outcomes,
+   ``selection`` picks one;
 2. the force-acceleration LCP (:func:`~regcontact.rigid.force_acceleration`, Eqs. 2.9–2.11)
    gives the new modes. If it has no solution (Painlevé's inconsistency), the impulse-velocity LCP with
    ``e = 0`` is solved and a non-zero impulse applied — the impact without collision (tangential impact) — and
@@ -52,14 +53,11 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from regcontact._argument_checks import FINITE, POSITIVE, UNIT_INTERVAL, check_argument
-from regcontact.contact.contact_model import ContactModel
-from regcontact.rigid._checks import RESTITUTION, at_least
+from regcontact.rigid._checks import at_least
 from regcontact.rigid._formulations.force_acceleration import force_acceleration
 from regcontact.rigid._formulations.impulse_velocity import impulse_velocity
-from regcontact.rigid._formulations.solutions import ContactLabel, contact_labels
-from regcontact.rigid._impacts.compliant_limit import compliant_limit, limit_law
-from regcontact.rigid._impacts.darboux_keller import darboux_keller
-from regcontact.rigid._impacts.impact_process import ProcessOutcome
+from regcontact.rigid._formulations.solutions import ContactLabel
+from regcontact.rigid._impacts.impact_law import AbstractImpactLaw, NewtonImpact
 from regcontact.rigid._integrators.trajectory import (
     EventKind,
     RigidEvent,
@@ -70,20 +68,18 @@ from regcontact.rigid._integrators.trajectory import (
 from regcontact.rigid._state import ContactState, SystemSnapshots
 from regcontact.systems.system import AbstractSystem
 
-__all__ = ["IMPACT_LAWS", "event_driven"]
+__all__ = ["event_driven"]
 
 INDETERMINACY_RULES = ("painleve", "least_energy")
-#: The impact laws of :func:`event_driven`.
-IMPACT_LAWS = ("lcp", "darboux_keller", "compliant_limit")
+#: The default impact law: the impact LCP with ``e = 0`` (an immutable module, shared).
+PLASTIC_IMPACT = NewtonImpact()
 
 
 def event_driven(
     system: AbstractSystem,
     t_end: float,
-    restitution: float = 0.0,
     selection: str = "painleve",
-    impact_law: str = "lcp",
-    contact_model: ContactModel | None = None,
+    impact_law: AbstractImpactLaw = PLASTIC_IMPACT,
     q0: ArrayLike | None = None,
     v0: ArrayLike | None = None,
     rtol: float = 1e-10,
@@ -94,39 +90,33 @@ def event_driven(
 ) -> RigidTrajectory:
     """Integrate ``system`` from ``(q0, v0)`` (default: its initial state) to ``t_end``, event by event.
 
-    ``restitution`` is Newton's ``e`` at impacts (Poisson's ``r`` for ``impact_law = "darboux_keller"``);
-    ``impact_law`` resolves impacts (module docstring), ``"compliant_limit"`` for ``contact_model``; ``rtol``,
-    ``atol`` the integration's (and so the event times')
-    tolerances; ``tol`` the relative level below which gaps and contact velocities count as zero at a restart.
+    ``impact_law`` resolves impacts (an :class:`~regcontact.rigid.AbstractImpactLaw`; default the impact LCP
+    with ``e = 0``); ``selection`` picks among several solutions (module docstring); ``rtol``, ``atol`` the
+    integration's (and so the event times') tolerances; ``tol`` the relative level below which gaps and contact
+    velocities count as zero at a restart.
     Samples are ``solve_ivp``'s steps; at an impulsive event ``times`` repeats, the two samples being the states
     before and after. ``sample_times`` adds samples at those times (read off each segment's dense output, as
     accurate as the integration), for comparison on a common grid. ``RuntimeError`` after ``max_events`` events
     (an accumulation of impacts). Arguments are checked first (``ValueError`` in one line: finite states, ``0 <
-    rtol, tol < 1``, ``atol > 0``, ``restitution`` in ``[0, 1]``, ``max_events`` an integer ``≥ 0``).
+    rtol, tol < 1``, ``atol > 0``, ``max_events`` an integer ``≥ 0``; ``TypeError`` for an ``impact_law`` that is
+    no :class:`~regcontact.rigid.AbstractImpactLaw`).
     """
     t_end = check_positive("t_end", t_end)
     check_argument("rtol", rtol, UNIT_INTERVAL)
     check_argument("atol", atol, POSITIVE)
     check_argument("tol", tol, UNIT_INTERVAL)
-    check_argument("restitution", restitution, RESTITUTION)
     check_argument("max_events", max_events, at_least(0))
     for name, value in (("q0", q0), ("v0", v0), ("sample_times", sample_times)):
         check_argument(name, None if value is None else np.asarray(value, dtype=float), FINITE)
-    if contact_model is not None and not isinstance(contact_model, ContactModel):
-        raise TypeError(f"contact_model = {contact_model!r}: expected a ContactModel")
+    if not isinstance(impact_law, AbstractImpactLaw):
+        raise TypeError(f"impact_law = {impact_law!r}: expected an AbstractImpactLaw (NewtonImpact(), …)")
     if selection not in INDETERMINACY_RULES:
         raise ValueError(f"selection = {selection!r}: expected one of {', '.join(INDETERMINACY_RULES)}")
-    if impact_law not in IMPACT_LAWS:
-        raise ValueError(f"impact_law = {impact_law!r}: expected one of {', '.join(IMPACT_LAWS)}")
-    if (impact_law == "compliant_limit") != (contact_model is not None):
-        raise ValueError("contact_model: expected a ContactModel with impact_law = 'compliant_limit', and only then")
-    if contact_model is not None:
-        limit_law(contact_model)  # refuses a model whose limit is not derived, before any integration
     snapshots = SystemSnapshots(system)
     k = snapshots.num_contacts
     q = snapshots.initial_state[0] if q0 is None else np.asarray(q0, dtype=float)
     v = snapshots.initial_state[1] if v0 is None else np.asarray(v0, dtype=float)
-    run = _Run(snapshots, restitution, selection, tol, rtol, atol, impact_law, contact_model)
+    run = _Run(snapshots, impact_law, selection, tol, rtol, atol)
     extra = np.unique(np.asarray([] if sample_times is None else sample_times, dtype=float))
     times, qs, vs = [0.0], [q], [v]
     modes: list[tuple[ContactLabel, ...]] = []
@@ -200,16 +190,13 @@ class _Run:
     def __init__(
         self,
         snapshots: SystemSnapshots,
-        restitution: float,
+        impact_law: AbstractImpactLaw,
         selection: str,
         tol: float,
         rtol: float,
         atol: float,
-        impact_law: str = "lcp",
-        contact_model: ContactModel | None = None,
     ):
-        self.snapshots, self.restitution, self.selection, self.tol = snapshots, restitution, selection, tol
-        self.impact_law, self.contact_model = impact_law, contact_model
+        self.snapshots, self.impact_law, self.selection, self.tol = snapshots, impact_law, selection, tol
         self.rtol, self.atol = rtol, atol
         self.lcp_solves = self.ambiguous = 0
         self.event_names: list[tuple[str, int]] = []
@@ -263,7 +250,7 @@ class _Run:
             forces = force_acceleration(state, self.tol)
             self.lcp_solves += 1
             if len(forces) == 0 and forces.isolated:
-                impulse = self.impulse(state, 0.0, keep_zero=False)
+                impulse = self.impulse_without_collision(state)
                 v, total = state.velocity_after(impulse.reactions), total + impulse.reactions
                 events.append(RigidEvent(t, "impact_without_collision", None, impulse.reactions, impulse.modes))
                 continue
@@ -271,37 +258,23 @@ class _Run:
         raise RuntimeError(f"no consistent contact mode after repeated impulses at t = {t:.6g}")
 
     def impact(self, state: ContactState) -> tuple[NDArray, NDArray, tuple[ContactLabel, ...]]:
-        """``(impulses (k, 2), v⁺, modes after)`` of an impact under the run's impact law."""
-        if self.impact_law == "lcp":
-            impulse = self.impulse(state, self.restitution, keep_zero=True)
-            return impulse.reactions, state.velocity_after(impulse.reactions), impulse.modes
-        if self.impact_law == "darboux_keller":
-            outcome, velocity = darboux_keller(state, self.restitution, "poisson", self.tol)
-        else:
-            outcome, velocity = compliant_limit(state, cast(ContactModel, self.contact_model), self.tol)
+        """``(impulses (k, 2), v⁺, modes after)`` of an impact under the run's impact law (the rule picks among
+        several outcomes)."""
+        outcomes = self.impact_law(state, self.tol)
         self.lcp_solves += 1
-        if isinstance(outcome, ProcessOutcome):
-            reactions = outcome.impulses
-        else:  # the one closed contact's map
-            reactions = np.zeros((state.num_contacts, 2))
-            closed = int(np.argmin(np.abs(state.gaps)))
-            reactions[closed] = outcome.normal_impulse, outcome.tangential_impulse
-        W = state.jacobian_matrix
-        labels = contact_labels(
-            reactions,
-            (W @ velocity).reshape(-1, 2),
-            [0] * state.num_contacts,
-            state.delassus,
-            state.contact_velocity.reshape(-1),
-            self.tol,
-        )
-        return reactions, velocity, labels
+        if not outcomes:
+            raise RuntimeError(f"{type(self.impact_law).__name__} gave no outcome of the impact")
+        self.ambiguous += len(outcomes) > 1
+        normal = np.array([o.impulses[:, 0].sum() for o in outcomes])
+        energy = np.array([o.kinetic_energy for o in outcomes])
+        chosen = outcomes[_pick(normal, energy, self.selection)]
+        return chosen.impulses, chosen.velocity, chosen.modes
 
-    def impulse(self, state: ContactState, restitution: float, keep_zero: bool):
-        """The impulse-velocity solution the rule picks (without the zero impulse unless ``keep_zero``)."""
-        found = impulse_velocity(state, restitution, self.tol)
+    def impulse_without_collision(self, state: ContactState):
+        """The non-zero impulse-velocity solution (``e = 0``) the rule picks, at a state with no consistent force."""
+        found = impulse_velocity(state, 0.0, self.tol)
         self.lcp_solves += 1
-        candidates = [s for s in found if keep_zero or np.abs(s.reactions[:, 0]).max() > 0]
+        candidates = [s for s in found if np.abs(s.reactions[:, 0]).max() > 0]
         if not candidates:
             raise RuntimeError("the impulse-velocity problem has no non-zero solution at an inconsistent state")
         self.ambiguous += len(candidates) > 1
