@@ -3,8 +3,8 @@
 The rods of :func:`~regcontact.rigid.search_jamming_rod` (cases G1 and G2), started on their rigid
 slip's load, are run through their jam by the compliant model for α = 1e4 … 1e10 with three normal laws (Preclik's
 Eq. 22, Champneys' Eq. 31, Hunt–Crossley; viscous Coulomb friction, ``γ_t ∝ α``), one vmap over α per law
-(:func:`~regcontact.rigid.pass_jam`), and what follows is classified
-(:func:`~regcontact.rigid.classify_passage`).
+(:func:`~regcontact.passages.pass_jam`), and what follows is classified
+(:func:`~regcontact.passages.classify_passage`).
 
 ``beyond_jam_time_series``: per case and law, the normal impulse the compliant contact delivers beyond the rigid
 slip's ``P_n(t) − P_rigid(t_jam)`` and the slip ``ġ_t`` against ``t − t_jam`` (symmetric-log axis), one curve per α,

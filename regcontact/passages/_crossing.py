@@ -120,7 +120,7 @@ def pass_crossing(
 class PastCrossing:
     """What followed the crossing in each run of a :class:`CrossingPassage` (numpy arrays over α).
 
-    ``outcome`` indexes :data:`~regcontact.rigid.BEYOND_JAM_OUTCOMES` for the impulse (``jump_into_stick``:
+    ``outcome`` indexes :data:`~regcontact.passages.BEYOND_JAM_OUTCOMES` for the impulse (``jump_into_stick``:
     an impulse that stopped the slip); ``impulse`` the excess ``P(t* + Δ) − P_rigid(t*)`` (normal, tangential 1, 2);
     ``impulse_error`` its distance to the rigid IWC's and ``velocity_error`` the largest difference between the
     velocities at ``t* + Δ`` and the IWC's ``v⁺``; ``bounce`` the largest gap after the impulse (a flight, ``0`` if

@@ -5,8 +5,8 @@ Várkonyi Sec. 7), and the compliant model is run through the crossing for a lis
 (:func:`~regcontact.rigid.crossing_reference`) must reach the crossing (``t*``, ``b`` there, the
 slip's force integrals) and gives the rigid impact without collision there (Darboux–Keller with ``r = 0``:
 :func:`~regcontact.rigid.crossing_impact`). The compliant runs, one jitted vmap over α
-(:func:`~regcontact.rigid.pass_crossing`), start on the slip's load and run to ``t* + window``
-without a lift-off event; per run (:func:`~regcontact.rigid.classify_crossing`) the outcome of the
+(:func:`~regcontact.passages.pass_crossing`), start on the slip's load and run to ``t* + window``
+without a lift-off event; per run (:func:`~regcontact.passages.classify_crossing`) the outcome of the
 impulse, the excess impulse at ``t* + Δ`` (``Δ``: five contact times) and its distance to the IWC's, the
 velocities' distance to the IWC's ``v⁺``, the largest gap after the impulse (a bounce) and the slip at the end.
 The order in α of each distance is fitted (:func:`~regcontact.convergence.fit_order`, over the last three decades).

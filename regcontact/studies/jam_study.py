@@ -6,8 +6,8 @@ cases ``"G1"`` (``λ_N → ∞`` at the jam) and ``"G2"`` (``λ_N`` finite), and
 ``[system]`` table, whose rigid slip must jam. Per rod: the rigid slip to the G-spot
 (:func:`~regcontact.rigid.jam_reference`: ``t_jam``, the slip's force integrals, Eqs. 33–34's ``α₁, α₂,
 α₃`` there and the case they give) and the rigid jump into stick (``I*``). Per rod and normal law, one jitted vmap
-over α (:func:`~regcontact.rigid.pass_jam`) started on the slip's load, and per run the outcome
-(:func:`~regcontact.rigid.classify_passage`: jump into stick, impact in slip, lift-off, stays in contact,
+over α (:func:`~regcontact.passages.pass_jam`) started on the slip's load, and per run the outcome
+(:func:`~regcontact.passages.classify_passage`: jump into stick, impact in slip, lift-off, stays in contact,
 failed), the lag, the excess impulse beyond the rigid slip's and its distance to ``I*``.
 
 Per rod and law the summary says whether the outcome **settles** in α (the same at the last ``MIN_TAIL_POINTS`` α

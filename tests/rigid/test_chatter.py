@@ -1,4 +1,4 @@
-"""Chatter of one contact (``regcontact.rigid.chatter``): the bounce map's kept directions and their effective
+"""Chatter of one contact (``regcontact.rigid._impacts.chatter``): the bounce map's kept directions and their effective
 restitution, against the closed forms of Champneys & Várkonyi Sec. 3.3."""
 
 import numpy as np

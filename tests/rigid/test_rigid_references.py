@@ -1,4 +1,4 @@
-"""The reference impulse for k contacts (``regcontact.rigid.references``): Painlevé's rule read for several
+"""The reference impulse for k contacts (``regcontact.rigid.rigid_references``): Painlevé's rule read for several
 contacts, against hand-computed impulses, and the one-contact rod as k = 1."""
 
 import numpy as np

@@ -5,7 +5,7 @@ The formulations differ only in what ``u = G λ + b`` is (contact acceleration, 
 velocity at the end of a step) and on which contacts the law acts; :func:`law_solutions` solves the law on the
 ``active`` contacts (the others carry nothing, ``"F"``) through its LCP
 (:mod:`regcontact.rigid.lcp._multi_contact_friction`) and labels every solution
-(:func:`~regcontact.rigid.contact_labels`).
+(:func:`~regcontact.rigid._formulations.solutions.contact_labels`).
 
 The LCP solver is a parameter (:data:`LawSolver`): a study asks for the laws of many states at once, and
 :class:`LawTable` collects them on a first pass, solves the one-contact ones in one batched enumeration

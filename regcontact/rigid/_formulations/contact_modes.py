@@ -1,6 +1,6 @@
 """Every solution of the planar Signorini–Coulomb law of ``k`` contacts, by enumerating contact modes.
 
-The same problem as the LCP enumeration behind :func:`~regcontact.rigid.law_solutions`
+The same problem as the LCP enumeration behind :func:`~regcontact.rigid._formulations.contact_law.law_solutions`
 (``u = G λ + b``, every contact with the full law), solved the fast way for trajectories, where it is solved
 once per time step. Each contact is in one of four modes, each fixing two linear equations and leaving
 inequalities to check:
@@ -118,7 +118,7 @@ def mode_systems_regular(
     Rows taken from ``G`` carry round-off of the size ``‖G‖∞`` (``norm_G``, broadcast over the leading axes);
     the constant rows (``λ = 0``, ``λ_t ± μ λ_n = 0``) are exact numbers. Columns, then rows, are scaled by powers
     of two so that the largest of these uncertainties in each is one
-    (:func:`~regcontact.rigid.lcp.block_units`); the system is regular when that matrix's determinant
+    (:func:`~regcontact.rigid.lcp._enumeration.block_units`); the system is regular when that matrix's determinant
     exceeds ``1e-12``. A ``μ`` of any size thus never makes a sliding mode look singular beside rows of order
     ``‖G‖``, while a cancellation inside ``G`` (the Painlevé boundary) still does.
     """

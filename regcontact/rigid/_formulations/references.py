@@ -199,9 +199,9 @@ def rigid_references_batch(
     systems: Sequence[AbstractSystem], options: ReferenceOptions, further_steps: Sequence[float] = ()
 ) -> list[RigidReferences]:
     """:func:`rigid_references` of each system, equal to it bit for bit, computed together: the states of systems
-    of one class in one jitted call (:func:`~regcontact.rigid.initial_contact_states`) and their one-contact
-    laws in one batched enumeration (:class:`~regcontact.rigid.LawTable`, which solves a degenerate
-    law, and laws of several contacts, the exact way).
+    of one class in one jitted call (:func:`~regcontact.rigid._state.initial_contact_states`) and their one-contact
+    laws in one batched enumeration (:class:`~regcontact.rigid._formulations.contact_law.LawTable`, which solves a
+    degenerate law, and laws of several contacts, the exact way).
 
     ``further_steps``: time steps a caller will ask :meth:`RigidReferences.time_stepping_impulse` for (a δt → 0
     trend), solved in the same batch."""

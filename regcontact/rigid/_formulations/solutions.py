@@ -11,7 +11,7 @@ A solution's *reactions* ``(k, 2)`` are forces (force-acceleration), impulses (i
 ``u`` is the contact quantity the formulation constrains: ``g̈`` (force-acceleration; ``ġ_t`` fixes the
 direction of a contact that already slides), ``ġ⁺`` (impulse-velocity), ``(g_n/δt + ġ_n', ġ_t')``
 (time-stepping). :func:`contact_labels` is the one rule that labels a solution, for every formulation and for
-the mode enumeration of the integrators (:mod:`regcontact.rigid.contact_modes`).
+the mode enumeration of the integrators (:mod:`regcontact.rigid._formulations.contact_modes`).
 
 One contact is ``k = 1``: :attr:`ContactSolution.reaction` and :attr:`ContactSolution.mode` read that contact's
 reaction ``(λ_n, λ_t)`` and mode directly (the one-contact view of the papers' figures).
@@ -31,7 +31,7 @@ from regcontact.rigid._state import IndexSets
 __all__ = ["CONTACT_LABELS", "ContactLabel", "ContactSolution", "ContactSolutions", "contact_labels"]
 
 ContactLabel = Literal["F", "T", "S+", "S-"]
-#: The labels in the order of the mode codes ``0, 1, 2, 3`` of :mod:`regcontact.rigid.contact_modes`.
+#: The labels in the order of the mode codes ``0, 1, 2, 3`` of :mod:`regcontact.rigid._formulations.contact_modes`.
 CONTACT_LABELS: tuple[ContactLabel, ...] = ("F", "T", "S+", "S-")
 
 

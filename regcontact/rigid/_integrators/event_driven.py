@@ -41,7 +41,7 @@ to ``"F"``, or to sliding against the friction force. ``"lemke"`` is not offered
 step's LCP.
 
 numpy and scipy on the host: the contact problems have a few unknowns and the segments are sequential (see
-:mod:`regcontact.rigid.trajectory`).
+:mod:`regcontact.rigid._integrators.trajectory`).
 """
 
 from __future__ import annotations

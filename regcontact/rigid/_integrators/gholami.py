@@ -19,7 +19,7 @@ With ``D̃ = [d_i]`` the step is ``A v' = M v + δt h + D̃ P_n``, ``q' = q + δ
     w = W_n v' + g_n/δt = N P_n + r ≥ 0  ⊥  P_n ≥ 0,      N = W_n A⁻¹ D̃,   r = W_n A⁻¹ (M v + δt h) + g_n/δt,
 
 an LCP of ``k`` unknowns (Eq. 1 with the velocities eliminated). All its solutions are enumerated (``2^k``
-supports) and the selection rule of :mod:`regcontact.rigid.selection_rules` picks one. Where the previous
+supports) and the selection rule of :mod:`regcontact.rigid._formulations.selection_rules` picks one. Where the previous
 normal impulse is unknown (the first step) it is predicted by the same step without static friction. A contact
 that was open has ``P_n^prev = 0``: its first closed step has no static friction. Modes: ``"F"`` no normal
 impulse, ``"T"`` static phase (regularised stick), ``"S±"`` kinetic.
@@ -29,7 +29,7 @@ inside the cone, and the kinetic phase is Coulomb's law: the scheme tends to Mor
 for ``v_s`` above the velocity change of one step (``μ g δt`` for a block) — below it a stopping contact
 chatters between the two kinetic directions.
 
-numpy on the host: ``k`` unknowns per step, sequential in time (see :mod:`regcontact.rigid.trajectory`).
+numpy on the host: ``k`` unknowns per step, sequential in time (see :mod:`regcontact.rigid._integrators.trajectory`).
 """
 
 from __future__ import annotations

@@ -7,12 +7,12 @@ Each step of length ``δt`` from ``(q, v)`` at ``t``, with ``M, h, W, g_n`` take
 where the impulses ``P_i = δt λ̃_i`` satisfy, at every contact (open ones too), the Signorini–Coulomb law on
 ``(g_n,i/δt + ġ_n,i', ġ_t,i')``: exactly :func:`~regcontact.rigid.time_stepping`'s problem
 (``G = W M⁻¹ Wᵀ``, ``b = W (v + δt M⁻¹ h) + (g_n/δt, 0)``). Every solution is found (by contact modes,
-:mod:`regcontact.rigid.contact_modes`) and one is continued with by the selection rule
-(:mod:`regcontact.rigid.selection_rules`). The first step is therefore the time-stepping LCP's solution chosen
-by that rule, to round-off.
+:mod:`regcontact.rigid._formulations.contact_modes`) and one is continued with by the selection rule
+(:mod:`regcontact.rigid._formulations.selection_rules`). The first step is therefore the time-stepping LCP's
+solution chosen by that rule, to round-off.
 
 numpy on the host: one problem of ``2k`` unknowns per step, each depending on the last (see
-:mod:`regcontact.rigid.trajectory`).
+:mod:`regcontact.rigid._integrators.trajectory`).
 """
 
 from __future__ import annotations

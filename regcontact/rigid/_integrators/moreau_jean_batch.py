@@ -4,16 +4,18 @@
 One system's step is a problem of ``2k`` unknowns solved in about 90 µs of Python and numpy dispatch; ``B``
 systems stepped one by one pay that ``B`` times per step. Here, per step, the ``B`` systems' ``M, h, W, g_n``
 come from one jitted ``vmap`` of the system's functions over its stacked leaves, and the ``B × 4^k`` mode
-combinations (:mod:`regcontact.rigid.contact_modes`) are solved in one ``np.linalg.solve`` call, checked, collapsed
-onto distinct reactions, labelled and selected (:mod:`regcontact.rigid.selection_rules`) with masks over the
+combinations (:mod:`regcontact.rigid._formulations.contact_modes`) are solved in one ``np.linalg.solve`` call,
+checked, collapsed onto distinct reactions, labelled and selected
+(:mod:`regcontact.rigid._formulations.selection_rules`) with masks over the
 batch. Every operation is the one-system code's, applied per lane in the same order, so each lane repeats
 :func:`~regcontact.rigid.moreau_jean` to round-off (bit for bit on the tested cases).
 
-What is not vectorised goes through the one-system step (:func:`~regcontact.rigid.moreau_jean_step_arrays`)
-for that lane only, counted in ``statistics.serial_steps``: the ``"lemke"`` rule on a step with several solutions
-(Lemke's pivoting is sequential), and a step where no mode combination is admissible (the LCP enumeration's
-fallback). Mode combinations with a singular system (the two-point rod sticking flat) take their minimum-norm
-solution by ``lstsq`` one by one, as in the one-system code.
+What is not vectorised goes through the one-system step
+(:func:`~regcontact.rigid._integrators.moreau_jean.moreau_jean_step_arrays`) for that lane only, counted in
+``statistics.serial_steps``: the ``"lemke"`` rule on a step with several solutions (Lemke's pivoting is
+sequential), and a step where no mode combination is admissible (the LCP enumeration's fallback). Mode combinations
+with a singular system (the two-point rod sticking flat) take their minimum-norm solution by ``lstsq``
+one by one, as in the one-system code.
 """
 
 from __future__ import annotations
@@ -61,7 +63,7 @@ def _batch_step(
     rule: SelectionRule,
     tol: float,
 ) -> _Step:
-    """:func:`~regcontact.rigid.moreau_jean_step_arrays` and
+    """:func:`~regcontact.rigid._integrators.moreau_jean.moreau_jean_step_arrays` and
     :func:`~regcontact.rigid.law_solutions_by_mode` over a batch: the same operations per lane."""
     B, k = mu.shape
     C = combos.shape[0]

@@ -234,7 +234,7 @@ def reactions_fixed(continuum: SolutionContinuum, to_reaction: NDArray[np.float6
     Decided by structure, not by how far apart sampled points lie: the reactions cannot move when every
     null-space direction of the continuum maps to zero reaction (``β`` and the ``λ⁺, λ⁻`` split, whose columns
     of ``to_reaction`` cancel exactly); otherwise they move unless the box is a point to round-off
-    (:data:`~regcontact.rigid.lcp.ROUND_OFF` of its size), e.g. a split direction combined with a
+    (:data:`~regcontact.rigid.lcp._enumeration.ROUND_OFF` of its size), e.g. a split direction combined with a
     reaction direction the polyhedron has no extent along. A continuum of reactions however thin stays one.
     """
     directions = continuum.directions

@@ -74,7 +74,7 @@ def lemke(
         tol: relative tolerance for pivot entries, ratio ties and the final verification.
         covering: covering vector ``d > 0`` (default all ones).
         scales: the round-off each entry of ``M`` and ``q`` carries; given, the final ``z`` is verified row by row
-            in those units (:func:`~regcontact.rigid.lcp.accept_in_own_units`, with the final basis
+            in those units (:func:`~regcontact.rigid.lcp._enumeration.accept_in_own_units`, with the final basis
             solve's own round-off) instead of against ``‖M‖``: a friction LCP with ``μ`` far from one is then
             called solved only if its cone rows hold to their own terms.
 

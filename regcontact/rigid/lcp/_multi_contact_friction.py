@@ -110,7 +110,7 @@ class MultiContactFrictionLCP:
         return [(int(a) + 1, int(a) + 2) for a, s in zip(self.offsets, self.slip_direction) if not s]
 
     def data_scales(self) -> DataScales:
-        """The round-off each entry carries (:func:`~regcontact.rigid.lcp.law_data_scales`)."""
+        """The round-off each entry carries (:func:`~regcontact.rigid.lcp._friction.law_data_scales`)."""
         full = self.slip_direction == 0
         folded = self.slip_direction != 0
         return law_data_scales(
