@@ -5,7 +5,9 @@ The layers, each a subpackage, from the bottom up (a layer imports only those be
 * :mod:`regcontact.systems`: planar bodies with k frictional contacts (:class:`AbstractSystem`);
 * :mod:`regcontact.contact`: compliant normal and friction laws, and their α-scaling;
 * :mod:`regcontact.compliant`: the compliant vector field, events, restarts and the vmapped solve;
-* :mod:`regcontact.rigid`: LCPs (:mod:`regcontact.rigid.lcp`) and the rigid formulations and references;
+* :mod:`regcontact.rigid`: LCPs (:mod:`regcontact.rigid.lcp`), the rigid formulations, impacts, integrators and
+  Painlevé analyses (beside :mod:`regcontact.compliant`, never importing it);
+* :mod:`regcontact.passages`: compliant runs through a jam or a crossing against the rigid prediction;
 * :mod:`regcontact.stability`: Champneys & Várkonyi's reduced quantities and fast-scale stability;
 * :mod:`regcontact.studies`: configs, study kinds and results (the only layer that knows config strings);
 * :mod:`regcontact.figures` and :mod:`regcontact.cli`: the paper figures and the ``regcontact`` command.

@@ -7,6 +7,7 @@ starting JAX; the first attribute taken from it imports this module.
 from regcontact import (
     compliant as compliant,
     contact as contact,
+    passages as passages,
     rigid as rigid,
     stability as stability,
     studies as studies,
@@ -54,9 +55,9 @@ from regcontact.contact import (
     ViscousCoulomb as ViscousCoulomb,
     scale_parameters as scale_parameters,
 )
-from regcontact.rigid import lcp as lcp
-from regcontact.rigid.references import (
+from regcontact.rigid import (
     RigidReferences as RigidReferences,
+    lcp as lcp,
     rigid_references as rigid_references,
     select_impulse as select_impulse,
 )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import abc
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 import equinox as eqx
 import jax.numpy as jnp
@@ -35,6 +35,14 @@ class AbstractFrictionLaw(eqx.Module):
     def __call__(self, slip_rate: Scalar, normal_force: Scalar, mu: Scalar) -> Scalar:
         """The tangential force; elementwise, so it also takes every contact's values at once."""
 
+    def impact_friction(
+        self, exponents: AbstractFrictionLaw, scale_exponent: float
+    ) -> tuple[Literal["none", "viscous", "coulomb"], float]:
+        """The friction during an impact on the normal law's time scale ``T ∝ α^(−scale_exponent)`` as α → ∞, the
+        law's parameters scaled by the α-exponents ``exponents``: ``("none", 0)``, ``("viscous", γ_t)`` or
+        ``("coulomb", 0)``. A law whose limit is not derived (this base) raises ``ValueError`` in one line."""
+        raise ValueError(f"the limit impact law is derived for viscous Coulomb friction, not {self!r}")
+
 
 class ViscousCoulomb(AbstractFrictionLaw):
     """Viscous-limited Coulomb friction, Preclik & Rüde Eq. 22 (second line), in the plane:
@@ -58,6 +66,19 @@ class ViscousCoulomb(AbstractFrictionLaw):
     def __call__(self, slip_rate: Scalar, normal_force: Scalar, mu: Scalar) -> Scalar:
         limit = mu * normal_force
         return -jnp.clip(self.damping * slip_rate, -limit, limit)
+
+    def impact_friction(
+        self, exponents: AbstractFrictionLaw, scale_exponent: float
+    ) -> tuple[Literal["none", "viscous", "coulomb"], float]:
+        """With damping exponent ``c`` against the impact scale ``s``: ``c = s`` keeps the viscous branch
+        (``λ_T = −clip(γ_t u, ±μλ_N)``), ``c < s`` (or ``γ_t = 0``) leaves no friction during the impact, and
+        ``c > s`` makes the tangential damper infinitely stiff there: Coulomb's law (Darboux–Keller)."""
+        if not isinstance(exponents, ViscousCoulomb):
+            raise ValueError(f"the limit impact law is derived for viscous Coulomb friction, not {exponents!r}")
+        c, gamma_t = float(exponents.damping), float(self.damping)
+        if gamma_t == 0 or c < scale_exponent:
+            return "none", 0.0
+        return ("viscous", gamma_t) if c == scale_exponent else ("coulomb", 0.0)
 
 
 #: Friction laws by config name.

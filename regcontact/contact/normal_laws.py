@@ -5,7 +5,7 @@ with a leading batch axis and a new parameter value never recompiles. A law neve
 
 Every law is an :class:`AbstractNormalLaw` (the equinox abstract/final style: abstract bases, concrete laws that
 are not subclassed further) and declares, for configs and for the α-scaling of
-:mod:`regcontact.contact.contact_model`:
+:mod:`regcontact.contact`:
 
 * ``PARAMETERS``: parameter name -> ``"positive"`` or ``"nonnegative"`` (what a config may give at α = 1);
 * ``EXPONENTS``: parameter name -> default α-exponent ``e`` (the parameter is used as ``p · α^e``);
@@ -17,15 +17,22 @@ A law whose force *jumps* on touch-down is an :class:`AbstractJumpingNormalLaw`:
 touch-down (:mod:`regcontact.compliant.switches`). Every law has an ``elastic_energy(gap)``: the potential of the
 law's elastic part, so that kinetic + potential + elastic energy is conserved when the damping is zero and never
 grows otherwise.
+
+Each law also answers the rigid limit's question (:meth:`AbstractNormalLaw.impact_scale`): for given α-exponents,
+on which time scale it impacts and which of its terms survive there; and how fast a contact decays on that scale
+(:meth:`AbstractNormalLaw.impact_rates`). A law that does not answer refuses in one line (``ValueError``).
 """
 
 from __future__ import annotations
 
 import abc
-from typing import ClassVar
+import math
+from collections.abc import Sequence
+from typing import ClassVar, NamedTuple
 
 import equinox as eqx
 import jax.numpy as jnp
+import numpy as np
 from jaxtyping import Array, ArrayLike, Float
 
 from regcontact._argument_checks import check_parameters
@@ -39,6 +46,7 @@ __all__ = [
     "ChampneysFastScale",
     "ClippedKelvinVoigt",
     "HuntCrossley",
+    "ImpactScale",
     "SpringDamper",
 ]
 
@@ -47,6 +55,16 @@ Scalar = Float[Array, ""]
 
 def _f64(a: ArrayLike) -> Scalar:
     return jnp.asarray(a, dtype=float)
+
+
+class ImpactScale(NamedTuple):
+    """A normal law on its own impact time scale ``T ∝ α^(−exponent)`` as α → ∞: ``law`` keeps the terms that
+    survive there (the others set to zero); ``has_spring`` says whether a restoring term survives (the contact
+    opens at the end of the impact) or not (the normal velocity decays and the contact stays closed)."""
+
+    law: AbstractNormalLaw
+    exponent: float
+    has_spring: bool
 
 
 class AbstractNormalLaw(eqx.Module):
@@ -66,6 +84,23 @@ class AbstractNormalLaw(eqx.Module):
     @abc.abstractmethod
     def elastic_energy(self, gap: Scalar) -> Scalar:
         """The potential of the law's elastic part (zero outside contact)."""
+
+    def impact_scale(self, exponents: AbstractNormalLaw) -> ImpactScale:
+        """The law on its impact time scale as α → ∞, its parameters scaled by the α-exponents ``exponents`` (a
+        law of the same class whose fields are the exponents): a term of exponent ``e`` carries ``α^(e − s)`` on
+        the scale ``T ∝ α^(−s)``, so the fastest terms survive and the others vanish (``docs/impacts.md``).
+
+        **Arguments:** ``exponents``, the α-exponents of the law's parameters.
+
+        **Returns:** an :class:`ImpactScale`. A law whose rigid limit is not derived (this base) raises
+        ``ValueError`` in one line; a law that has one overrides this method."""
+        raise ValueError(f"{type(self).__name__} does not derive its impact-scale limit (no impact_scale method)")
+
+    def impact_rates(self, normal_mass_inverse: np.ndarray | Sequence[float], speed: float) -> list[float]:
+        """The inverse time scales of the law on its impact scale for contacts of inverse normal masses
+        ``C_ii`` hit at ``speed``: how long a decaying contact is followed. ``ValueError`` in one line for a law
+        that does not derive them (this base)."""
+        raise ValueError(f"{type(self).__name__} does not derive its impact time scales (no impact_rates method)")
 
 
 class AbstractJumpingNormalLaw(AbstractNormalLaw):
@@ -100,6 +135,29 @@ class AbstractLinearSpringDamper(AbstractNormalLaw):
 
     def elastic_energy(self, gap: Scalar) -> Scalar:
         return _linear_spring_energy(self.stiffness, gap)
+
+    def impact_scale(self, exponents: AbstractNormalLaw) -> ImpactScale:
+        """The spring's scale ``α^(−a/2)`` and the damper's ``α^(−b)``: the faster survives, both at
+        ``b = a/2`` (``a``, ``b`` the exponents of stiffness and damping; see the base)."""
+        if not isinstance(exponents, AbstractLinearSpringDamper):
+            raise ValueError(f"exponents = {exponents!r}: expected the exponents of a linear spring-damper law")
+        a, b = float(exponents.stiffness), float(exponents.damping)
+        s = max(a / 2, b)
+        # a dropped term is a zero parameter, which a law refuses from a user (a zero spring): set on the fields
+        kept = eqx.tree_at(
+            lambda law: (law.stiffness, law.damping),
+            self,
+            (
+                jnp.asarray(float(self.stiffness) if a / 2 == s else 0.0, dtype=float),
+                jnp.asarray(float(self.damping) if b == s else 0.0, dtype=float),
+            ),
+        )
+        return ImpactScale(kept, s, float(kept.stiffness) > 0)
+
+    def impact_rates(self, normal_mass_inverse: np.ndarray | Sequence[float], speed: float) -> list[float]:
+        """``√(k C_ii)`` and ``γ C_ii`` of each contact, the zero ones left out."""
+        k, gamma = float(self.stiffness), float(self.damping)
+        return [r for c in np.asarray(normal_mass_inverse, dtype=float) for r in (math.sqrt(k * c), gamma * c) if r > 0]
 
 
 class SpringDamper(AbstractLinearSpringDamper, AbstractJumpingNormalLaw):
@@ -179,6 +237,26 @@ class HuntCrossley(AbstractNormalLaw):
     def elastic_energy(self, gap: Scalar) -> Scalar:
         in_contact, spring = self._spring(gap)
         return jnp.where(in_contact, spring * (-gap) / (self.exponent + 1.0), 0.0)
+
+    def impact_scale(self, exponents: AbstractNormalLaw) -> ImpactScale:
+        """``k δⁿ (1 − c ġ)`` with ``k ∝ α^a`` and a fixed ``c`` is its own limit on the scale ``s = a/(n + 1)``
+        (the damping factor is dimensionless in the velocity); a ``c`` that shrinks with α leaves Hertz's
+        elastic spring. A shape ``n`` that changes with α, or a ``c`` that grows, is refused (``ValueError``)."""
+        if not isinstance(exponents, HuntCrossley):
+            raise ValueError(f"exponents = {exponents!r}: expected the exponents of a Hunt–Crossley law")
+        a, shape, damping = (float(exponents.stiffness), float(exponents.exponent), float(exponents.damping))
+        if shape != 0.0 or damping > 0.0:
+            raise ValueError(
+                f"Hunt–Crossley with α-exponents (exponent {shape:g}, damping {damping:g}): the limit law is derived "
+                "for a fixed shape and a damping that does not grow with α"
+            )
+        kept = HuntCrossley(self.stiffness, self.exponent, self.damping if damping == 0.0 else 0.0)
+        return ImpactScale(kept, a / (float(self.exponent) + 1.0), float(kept.stiffness) > 0)
+
+    def impact_rates(self, normal_mass_inverse: np.ndarray | Sequence[float], speed: float) -> list[float]:
+        """``k δⁿ`` against ``1/C`` over ``δ ~ v T``: ``1/T = (k C v^(n−1))^(1/(n+1))`` per contact."""
+        n, C = float(self.exponent), np.asarray(normal_mass_inverse, dtype=float)
+        return list((float(self.stiffness) * C * speed ** (n - 1.0)) ** (1.0 / (n + 1.0)))
 
 
 class ChampneysFastScale(AbstractLinearSpringDamper):

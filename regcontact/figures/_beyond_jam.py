@@ -16,16 +16,8 @@ from matplotlib.lines import Line2D
 from regcontact.contact import ContactModel
 from regcontact.contact.normal_laws import ChampneysFastScale, HuntCrossley, SpringDamper
 from regcontact.figures import figure
-from regcontact.rigid.beyond_jam import (
-    BEYOND_JAM_OUTCOMES,
-    BeyondJam,
-    JamPassage,
-    JamReference,
-    classify_passage,
-    jam_reference,
-    pass_jam,
-)
-from regcontact.rigid.jamming_rods import search_jamming_rod
+from regcontact.passages import BEYOND_JAM_OUTCOMES, BeyondJam, JamPassage, classify_passage, pass_jam
+from regcontact.rigid import JamReference, jam_reference, search_jamming_rod
 
 __all__ = ["ALPHAS", "LAWS", "beyond_jam_runs"]
 

@@ -1,14 +1,14 @@
 """Dynamic jam (Champneys & Várkonyi Sec. 5.1): Fig. 13 from computed G-spots, and two Painlevé rods that jam.
 
 ``champneys_fig13_g_spot_portraits``: the twelve phase portraits of Eqs. 33–34
-(:data:`~regcontact.rigid.dynamic_jam.G_SPOT_PANELS`), each drawn with the ``(α₁, α₂, α₃)`` of a G-spot of a
+(:data:`~regcontact.rigid.G_SPOT_PANELS`), each drawn with the ``(α₁, α₂, α₃)`` of a G-spot of a
 Painlevé rod (``m = 1``, ``l = 2``, ``g = 1``, constant torque τ) computed by autodiff: over a grid of ``(μ, τ)``
-every G-spot is located (:func:`~regcontact.rigid.jamming_rods.rod_g_spots`) and each panel takes the one
+every G-spot is located (:func:`~regcontact.rigid.rod_g_spots`) and each panel takes the one
 furthest from the panel's borders. Each panel shows the flow, the invariant ``b``-axis and the ``α₁``-eigenvector
 (arrows: stable towards the G-spot, unstable away; two heads on the strong direction of a node), the nullcline
 ``db/ds = 0`` (dashed), and shades the slip quadrant ``p⁺ > 0 > b`` where it reaches the G-spot.
 
-``dynamic_jam_rods``: the rods of :func:`~regcontact.rigid.jamming_rods.search_jamming_rod` for G1 and G2: the
+``dynamic_jam_rods``: the rods of :func:`~regcontact.rigid.search_jamming_rod` for G1 and G2: the
 search grid of initial ``(φ₀, ω₀)`` by outcome, ``(p⁺, b)`` along the rigid slip with the G-spot's eigen-directions,
 and ``λ_N`` against time.
 """
@@ -25,16 +25,21 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
 from regcontact.figures import figure
-from regcontact.rigid.dynamic_jam import (
+from regcontact.rigid import (
     G_SPOT_PANELS,
+    MU_GRID,
     SLIP_OUTCOMES,
+    TORQUE_GRID,
     GSpotPanel,
+    JammingRod,
+    RodGSpots,
     g_spot_panel,
     jam_case,
     linear_g_spot_flow,
     reaches_g_spot,
+    rod_g_spots,
+    search_jamming_rod,
 )
-from regcontact.rigid.jamming_rods import MU_GRID, TORQUE_GRID, JammingRod, RodGSpots, rod_g_spots, search_jamming_rod
 
 __all__ = ["draw_jamming_rods", "draw_portraits", "panel_examples"]
 

@@ -20,7 +20,7 @@ from regcontact.compliant.dynamics import CompliantSystem, contact_forces  # noq
 from regcontact.compliant.simulate import Controls, SolveSettings, sweep, trajectory  # noqa: E402
 from regcontact.compliant.termination import contact_time  # noqa: E402
 from regcontact.figures import figure, study_config  # noqa: E402
-from regcontact.rigid.references import rigid_references  # noqa: E402
+from regcontact.rigid import rigid_references  # noqa: E402
 from regcontact.studies.compliant_study import build_cases  # noqa: E402
 from regcontact.studies.loading import load_study  # noqa: E402
 

@@ -23,7 +23,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from regcontact.figures import figure
-from regcontact.rigid.darboux_keller import ImpactOutcome, RestitutionLaw, darboux_keller_map
+from regcontact.rigid import ImpactOutcome, RestitutionLaw, darboux_keller_map
 
 #: ``(title, A, B, C, μ)`` per panel; the signs of ``p± = C ∓ μB`` and ``k± = μA ∓ B`` pick the case.
 CASES = {

@@ -20,7 +20,7 @@ import numpy as np  # noqa: E402
 from matplotlib.colors import ListedColormap  # noqa: E402
 
 from regcontact.figures import figure, study_config  # noqa: E402
-from regcontact.rigid.painleve_conditions import critical_friction, painleve_coefficient  # noqa: E402
+from regcontact.rigid import critical_friction, painleve_coefficient  # noqa: E402
 from regcontact.studies.loading import load_study  # noqa: E402
 
 __all__ = ["OUTCOMES", "draw_painleve_map"]

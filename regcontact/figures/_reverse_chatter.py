@@ -12,7 +12,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from regcontact.figures import figure
-from regcontact.rigid.chatter import reverse_chatter_possible
+from regcontact.rigid import reverse_chatter_possible
 
 A, B, C = 1.0, 0.5, 1.0
 RESTITUTIONS = (0.5, 0.7, 0.9, 1.0)
@@ -71,7 +71,7 @@ ROD_RESTITUTIONS = (0.5, 0.7, 1.0)
 def rod_chatter_region(theta: float, mus: np.ndarray, r: float, spins: int = 6) -> np.ndarray:
     """For each ``μ`` of ``mus``, whether the Painlevé rod at angle ``θ`` can chatter in reverse for some ``θ̇``
     (the rod's reverse-chatter condition, ``docs/impacts.md``)."""
-    from regcontact.rigid.state import ContactState
+    from regcontact.rigid import ContactState
     from regcontact.systems import PainleveRod
 
     states = [ContactState.from_system(PainleveRod(phi0=theta, omega0=omega)) for omega in (0.0, 1.0)]
@@ -128,7 +128,7 @@ def draw_rod(out_dir: Path) -> list[Path]:
 
 def _painleve_mu(theta: float) -> float:
     """The rod's ``μ`` at which its Painlevé parameter ``C − μ|B|`` vanishes."""
-    from regcontact.rigid.state import ContactState
+    from regcontact.rigid import ContactState
     from regcontact.systems import PainleveRod
 
     G = ContactState.from_system(PainleveRod(phi0=theta)).delassus

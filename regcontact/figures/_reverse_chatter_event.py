@@ -18,9 +18,14 @@ from numpy.typing import NDArray
 from regcontact.contact import ContactModel, ViscousCoulomb, law_exponents
 from regcontact.contact.normal_laws import ClippedKelvinVoigt
 from regcontact.figures import figure
-from regcontact.rigid.chatter import ChatterDirection, bounce_directions
-from regcontact.rigid.compliant_limit import compliant_limit_map, kelvin_voigt_restitution, limit_law
-from regcontact.rigid.state import ContactState
+from regcontact.rigid import (
+    ChatterDirection,
+    ContactState,
+    bounce_directions,
+    compliant_limit_map,
+    kelvin_voigt_restitution,
+    limit_law,
+)
 from regcontact.systems import PainleveRod
 
 THETA = math.radians(60.0)

@@ -27,15 +27,14 @@ from matplotlib.figure import Figure
 
 from regcontact.contact import ContactModel
 from regcontact.figures import figure
-from regcontact.rigid.spatial_crossing import (
-    CrossingPassage,
+from regcontact.passages import CrossingPassage, PastCrossing, classify_crossing, pass_crossing
+from regcontact.rigid import (
+    SPATIAL_SLIP_OUTCOMES,
     CrossingReference,
-    PastCrossing,
-    classify_crossing,
+    SpatialRigidSlip,
     crossing_reference,
-    pass_crossing,
+    spatial_rigid_slip,
 )
-from regcontact.rigid.spatial_slip import SPATIAL_SLIP_OUTCOMES, SpatialRigidSlip, spatial_rigid_slip
 from regcontact.systems.spatial_rod import SpatialRod, painleve_friction
 
 __all__ = ["ALPHAS", "CROSSING_ROD", "FIG17_STARTS", "fig17_rod", "fig17_slips", "spatial_crossing_runs"]

@@ -25,8 +25,7 @@ from matplotlib.figure import Figure
 from regcontact.contact import ContactModel, ViscousCoulomb, law_exponents
 from regcontact.contact.normal_laws import SpringDamper
 from regcontact.figures import figure
-from regcontact.rigid.darboux_keller import darboux_keller
-from regcontact.rigid.state import ContactState
+from regcontact.rigid import ContactState, darboux_keller
 from regcontact.systems.legged_body import TwoLeggedBody
 
 SLOPE = math.radians(10.0)
@@ -126,11 +125,11 @@ def runs(t_end: float = T_END, samples: int = SAMPLES, alphas=ALPHAS):
     import jax.numpy as jnp
 
     from regcontact.compliant.simulate import SOLVER_STATUSES, Controls, SolveSettings, trajectory
-    from regcontact.rigid.event_driven import event_driven
+    from regcontact.rigid import DarbouxKellerImpact, event_driven
 
     body = tumbling_body()
     grid = np.linspace(0.0, t_end, samples)
-    rigid = event_driven(body, t_end, impact_law="darboux_keller", sample_times=grid, max_events=2000)
+    rigid = event_driven(body, t_end, impact_law=DarbouxKellerImpact(), sample_times=grid, max_events=2000)
     keep = np.isin(rigid.times, grid)
     _, first = np.unique(rigid.times[keep], return_index=True)
     rigid_q = rigid.q[keep][first]

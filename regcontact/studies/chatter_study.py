@@ -4,12 +4,12 @@ its accumulation (Zeno) point.
 One contact in Champneys' contact-space form (``[system] kind = "reduced_single_contact"``: free accelerations
 ``a``, ``b < 0``, Delassus entries ``A, B, C``, ``μ``) starts at touch-down, approaching. The compliant contact is a
 clipped Kelvin–Voigt law at a fixed damping ratio ``ζ`` (``k ∝ α``, ``γ ∝ √α``) with viscous-limited Coulomb
-friction ``γ_t = c_t α^e``; its limit impact law (:func:`~regcontact.rigid.compliant_limit.limit_law`) is the rigid
+friction ``γ_t = c_t α^e``; its limit impact law (:func:`~regcontact.rigid.limit_law`) is the rigid
 impact law here, so the rigid run is the bounce map of that law and Eq. 28's free flights
-(:func:`~regcontact.rigid.chatter.chatter_sequence`), which accumulates at the Zeno time ``t_∞``: a rigid
+(:func:`~regcontact.rigid.chatter_sequence`), which accumulates at the Zeno time ``t_∞``: a rigid
 integration stops there. The compliant runs (one jitted ``vmap`` over α, sampled on ``horizon.samples`` points)
 pass it. A clipped Kelvin–Voigt law brakes before the gap closes, so each run starts that long before the first
-touch-down (:func:`~regcontact.rigid.compliant_limit.touchdown_lead`, ``τ₀ α^(−1/2)``) and its times are read on the
+touch-down (:func:`~regcontact.rigid.touchdown_lead`, ``τ₀ α^(−1/2)``) and its times are read on the
 rigid clock. Per α: the touch-downs the run resolves, the time of the last one (after it the contact stays closed), its
 distance to ``t_∞``, the largest difference of the first touch-down times from the rigid ones, and the slip at
 ``t_∞`` against the rigid sequence's limit slip.
@@ -28,8 +28,9 @@ from numpy.typing import NDArray
 
 from regcontact.contact import ContactModel, ViscousCoulomb, law_exponents
 from regcontact.contact.normal_laws import ClippedKelvinVoigt
-from regcontact.rigid.chatter import ChatterSequence, chatter_sequence
-from regcontact.rigid.compliant_limit import (
+from regcontact.rigid import (
+    ChatterSequence,
+    chatter_sequence,
     compliant_limit_map,
     kelvin_voigt_restitution,
     limit_law,

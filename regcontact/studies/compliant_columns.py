@@ -21,7 +21,7 @@ from regcontact.studies.compliant_sweep import CompliantSweep
 from regcontact.studies.system_config import SYSTEM_KINDS
 
 if TYPE_CHECKING:  # the rigid references (and SciPy) are imported when a study runs, not to validate it
-    from regcontact.rigid.references import RigidReferences
+    from regcontact.rigid import RigidReferences
 
 __all__ = ["TABLE_COLUMNS", "case_rows"]
 

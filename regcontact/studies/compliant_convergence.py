@@ -25,7 +25,7 @@ from regcontact.studies.compliant_sweep import CompliantSweep
 from regcontact.studies.sweep_plan import ALPHA, column_name
 
 if TYPE_CHECKING:  # the rigid references (and SciPy) are imported when a study runs, not to validate it
-    from regcontact.rigid.references import RigidReferences
+    from regcontact.rigid import RigidReferences
 
 __all__ = ["CONVERGES_TO_RULE", "LCP_RTOL", "TREND_DECADES", "converges_to", "convergence", "trend_steps"]
 

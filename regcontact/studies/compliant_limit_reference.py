@@ -1,5 +1,5 @@
 """The compliant-limit reference of a compliant study: at a landing, the impulses of the impact law the study's
-contact model converges to as α → ∞ (:func:`~regcontact.rigid.compliant_limit.compliant_limit`), at the initial
+contact model converges to as α → ∞ (:func:`~regcontact.rigid.compliant_limit`), at the initial
 state of a case's system under that case's contact model.
 
 The contact tables can be swept, so the reference belongs to a (system, contact model) pair, not to the system
@@ -21,7 +21,7 @@ from regcontact.studies.compliant_sweep import CompliantSweep
 
 if TYPE_CHECKING:  # the rigid layer (and SciPy) is imported when a study runs, not to validate it
     from regcontact.contact import ContactModel
-    from regcontact.rigid.state import ContactState
+    from regcontact.rigid import ContactState
 
 __all__ = ["LimitReference", "LimitReferences", "limit_references"]
 
@@ -53,7 +53,7 @@ class LimitReferences:
 
 def _limit(state: ContactState, model: ContactModel, pressed: bool) -> LimitReference:
     """The reference of one (system, contact model) pair; ``pressed``: its cases start pressed in."""
-    from regcontact.rigid.compliant_limit import compliant_limit, limit_law
+    from regcontact.rigid import compliant_limit, limit_law
 
     if pressed:
         return LimitReference(None, "the contacts start pressed in (system.initial_penetration > 0), not at touch-down")

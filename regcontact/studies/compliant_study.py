@@ -64,7 +64,7 @@ def run(
     progress(axes_line(sweep.plan, len(batch.system_tables)))
 
     systems = [jtu.tree_map(lambda leaf, j=j: leaf[j], batch.systems) for j in range(len(batch.system_tables))]
-    from regcontact.rigid.references import ReferenceOptions, rigid_references_batch
+    from regcontact.rigid import ReferenceOptions, rigid_references_batch
 
     listed = sweep.time_stepping_dt
     options = ReferenceOptions(sweep.impulse_velocity, listed)

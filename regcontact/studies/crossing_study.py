@@ -2,11 +2,11 @@
 Várkonyi Sec. 7), and the compliant model is run through the crossing for a list of α (``docs/spatial_contact.md``).
 
 ``[system] kind = "spatial_rod"`` gives the body and its start, which must slip. The rigid slip from the start
-(:func:`~regcontact.rigid.spatial_crossing.crossing_reference`) must reach the crossing (``t*``, ``b`` there, the
+(:func:`~regcontact.rigid.crossing_reference`) must reach the crossing (``t*``, ``b`` there, the
 slip's force integrals) and gives the rigid impact without collision there (Darboux–Keller with ``r = 0``:
-:func:`~regcontact.rigid.spatial_crossing.crossing_impact`). The compliant runs, one jitted vmap over α
-(:func:`~regcontact.rigid.spatial_crossing.pass_crossing`), start on the slip's load and run to ``t* + window``
-without a lift-off event; per run (:func:`~regcontact.rigid.spatial_crossing.classify_crossing`) the outcome of the
+:func:`~regcontact.rigid.crossing_impact`). The compliant runs, one jitted vmap over α
+(:func:`~regcontact.passages.pass_crossing`), start on the slip's load and run to ``t* + window``
+without a lift-off event; per run (:func:`~regcontact.passages.classify_crossing`) the outcome of the
 impulse, the excess impulse at ``t* + Δ`` (``Δ``: five contact times) and its distance to the IWC's, the
 velocities' distance to the IWC's ``v⁺``, the largest gap after the impulse (a bounce) and the slip at the end.
 The order in α of each distance is fitted (:func:`~regcontact.convergence.fit_order`, over the last three decades).
@@ -79,7 +79,7 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
 def reference(config: dict[str, Any]):
     """The system of a validated config and its rigid slip to the crossing; ``ConfigError`` if the slip does not
     reach one."""
-    from regcontact.rigid.spatial_crossing import crossing_reference
+    from regcontact.rigid import crossing_reference
 
     system = spatial_system_from_config(config["system"])
     try:
@@ -123,7 +123,7 @@ def _reference_entry(system, found) -> dict[str, Any]:
 def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
     from regcontact.contact import ContactModel, ViscousCoulomb
     from regcontact.contact.normal_laws import NORMAL_LAWS
-    from regcontact.rigid.spatial_crossing import classify_crossing, pass_crossing
+    from regcontact.passages import classify_crossing, pass_crossing
 
     compliant = config["compliant"]
     alpha = np.asarray(compliant["alpha"], dtype=float)

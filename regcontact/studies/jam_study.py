@@ -1,13 +1,13 @@
 """Beyond the dynamic jam: Painlevé rods whose rigid slip reaches a G-spot, run through it by the compliant model for
 a list of α and normal laws, and what follows the jam classified (``docs/dynamic_jam.md``).
 
-The rods (``[rods] cases``) are the ones :func:`~regcontact.rigid.jamming_rods.search_jamming_rod` finds for the
+The rods (``[rods] cases``) are the ones :func:`~regcontact.rigid.search_jamming_rod` finds for the
 cases ``"G1"`` (``λ_N → ∞`` at the jam) and ``"G2"`` (``λ_N`` finite), and ``"system"``: the Painlevé rod of the
 ``[system]`` table, whose rigid slip must jam. Per rod: the rigid slip to the G-spot
-(:func:`~regcontact.rigid.beyond_jam.jam_reference`: ``t_jam``, the slip's force integrals, Eqs. 33–34's ``α₁, α₂,
+(:func:`~regcontact.rigid.jam_reference`: ``t_jam``, the slip's force integrals, Eqs. 33–34's ``α₁, α₂,
 α₃`` there and the case they give) and the rigid jump into stick (``I*``). Per rod and normal law, one jitted vmap
-over α (:func:`~regcontact.rigid.beyond_jam.pass_jam`) started on the slip's load, and per run the outcome
-(:func:`~regcontact.rigid.beyond_jam.classify_passage`: jump into stick, impact in slip, lift-off, stays in contact,
+over α (:func:`~regcontact.passages.pass_jam`) started on the slip's load, and per run the outcome
+(:func:`~regcontact.passages.classify_passage`: jump into stick, impact in slip, lift-off, stays in contact,
 failed), the lag, the excess impulse beyond the rigid slip's and its distance to ``I*``.
 
 Per rod and law the summary says whether the outcome **settles** in α (the same at the last ``MIN_TAIL_POINTS`` α
@@ -121,7 +121,7 @@ def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
 
 def _system_reference(system: dict[str, Any]):
     """The jam of the ``[system]`` rod; ``ConfigError`` if its rigid slip does not reach a G-spot."""
-    from regcontact.rigid.beyond_jam import jam_reference
+    from regcontact.rigid import jam_reference
 
     try:
         return jam_reference(rod_from_config(system))
@@ -159,9 +159,7 @@ def verdict(alpha: np.ndarray, outcomes: list[str], distance: np.ndarray | None)
 
 def _rod_reference(case: str, config: dict[str, Any]):
     """The rod of ``case``, its jam reference and Eqs. 33–34 at the jam."""
-    from regcontact.rigid.beyond_jam import jam_reference
-    from regcontact.rigid.dynamic_jam import g_spot_linearisation
-    from regcontact.rigid.jamming_rods import search_jamming_rod
+    from regcontact.rigid import g_spot_linearisation, jam_reference, search_jamming_rod
 
     if case == "system":
         rod = rod_from_config(config["system"])
@@ -174,7 +172,7 @@ def _rod_reference(case: str, config: dict[str, Any]):
 
 
 def _reference_entry(rod, reference, linearisation) -> dict[str, Any]:
-    from regcontact.rigid.dynamic_jam import jam_case
+    from regcontact.rigid import jam_case
 
     alphas = [float(linearisation.alpha1), float(linearisation.alpha2), float(linearisation.alpha3)]
     jump = reference.jump
@@ -213,7 +211,7 @@ def _describe(case: str, law: str, found: dict[str, Any], alpha: np.ndarray, out
 
 
 def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
-    from regcontact.rigid.beyond_jam import classify_passage, pass_jam
+    from regcontact.passages import classify_passage, pass_jam
 
     compliant = config["compliant"]
     alpha = np.asarray(compliant["alpha"], dtype=float)

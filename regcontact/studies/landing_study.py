@@ -12,8 +12,8 @@ two-point rod on one end (tilted) or flat on both ends, with random ``μ`` and v
   (viscous); the rigid laws get the law's frictionless restitution ``e(ζ)``.
 
 Every (landing, α) runs from the landing (started as long before touch-down as the law's forces set in above the
-ground, :func:`~regcontact.rigid.compliant_limit.touchdown_lead`) for ``window`` time constants of the law's impact
-(its slowest normal rate at α, :meth:`~regcontact.rigid.compliant_limit.LimitLaw.rates`), in one jitted ``vmap`` per
+ground, :func:`~regcontact.rigid.touchdown_lead`) for ``window`` time constants of the law's impact
+(its slowest normal rate at α, :meth:`~regcontact.rigid.LimitLaw.rates`), in one jitted ``vmap`` per
 group of one system class and one law class. The distance of the generalised velocity at the end to the rigid ``v⁺``
 of each law, over the incoming speed, is fitted for an order in α (:func:`~regcontact.convergence.fit_order`):
 
@@ -44,10 +44,15 @@ from numpy.typing import NDArray
 from regcontact.contact import ContactModel, ViscousCoulomb, law_exponents
 from regcontact.contact.normal_laws import ClippedKelvinVoigt
 from regcontact.convergence import MIN_TAIL_POINTS, fit_order
-from regcontact.rigid.compliant_limit import compliant_limit, kelvin_voigt_restitution, limit_law, touchdown_lead
-from regcontact.rigid.darboux_keller import darboux_keller
-from regcontact.rigid.impulse_velocity import impulse_velocity
-from regcontact.rigid.state import ContactState
+from regcontact.rigid import (
+    ContactState,
+    compliant_limit,
+    darboux_keller,
+    impulse_velocity,
+    kelvin_voigt_restitution,
+    limit_law,
+    touchdown_lead,
+)
 from regcontact.studies import config as cfg
 from regcontact.studies.study_result import StudyResult
 from regcontact.systems import ReducedSingleContact, TwoPointRod

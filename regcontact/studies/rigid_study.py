@@ -24,7 +24,7 @@ from regcontact.rigid import (
     time_stepping,
     time_stepping_convergence,
 )
-from regcontact.rigid.lcp.friction import CHECKED_MU
+from regcontact.rigid.lcp import CHECKED_MU
 from regcontact.studies import config as cfg
 from regcontact.studies.study_result import StudyResult
 from regcontact.studies.system_config import START_FIELDS, SYSTEM_FIELDS, kind_fields, rod_from_config

@@ -57,9 +57,15 @@ from regcontact.motion_events import (
     read_impulses,
     run_length,
 )
-from regcontact.rigid import SELECTION_RULES, event_driven, gholami_time_stepping, moreau_jean
-from regcontact.rigid.event_driven import IMPACT_LAWS
-from regcontact.rigid.trajectory import RigidTrajectory
+from regcontact.rigid import (
+    IMPACT_LAWS,
+    SELECTION_RULES,
+    CompliantLimitImpact,
+    RigidTrajectory,
+    event_driven,
+    gholami_time_stepping,
+    moreau_jean,
+)
 from regcontact.studies import config as cfg
 from regcontact.studies.study_result import StudyResult
 from regcontact.studies.system_config import (
@@ -337,10 +343,10 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
     reference_run = event_driven(
         system,
         t_end,
-        restitution=ed["restitution"],
         selection=ed["selection"],
-        impact_law=ed["impact_law"],
-        contact_model=contact_model(config["compliant"]) if ed["impact_law"] == "compliant_limit" else None,
+        impact_law=CompliantLimitImpact(contact_model(config["compliant"]))
+        if ed["impact_law"] == "compliant_limit"
+        else IMPACT_LAWS[ed["impact_law"]](restitution=ed["restitution"]),
         rtol=ed["rtol"],
         atol=ed["atol"],
         sample_times=grid,

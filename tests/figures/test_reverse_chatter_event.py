@@ -14,8 +14,8 @@ from regcontact.figures._reverse_chatter_event import (
     kept_directions,
     reverse_chatter_rod,
 )
-from regcontact.rigid.compliant_limit import compliant_limit_map, kelvin_voigt_restitution, limit_law
-from regcontact.rigid.darboux_keller import contact_space_energy
+from regcontact.rigid import compliant_limit_map, kelvin_voigt_restitution, limit_law
+from regcontact.rigid._impacts.darboux_keller import contact_space_energy
 
 
 @pytest.fixture(scope="module")

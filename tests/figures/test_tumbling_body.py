@@ -2,9 +2,9 @@
 
 import numpy as np
 import pytest
-
 from regcontact.figures._tumbling_body import _mode_accelerations, cycle_multiplier, tumbling_body
-from regcontact.rigid.event_driven import event_driven
+
+from regcontact.rigid import DarbouxKellerImpact, event_driven
 
 
 def test_the_slip_on_leg_1_lets_leg_2_fall_back_only_above_mu1_0_1():
@@ -19,11 +19,11 @@ def test_the_body_rests_in_stick_and_grows_by_the_cycle_map_after_a_perturbation
     """At rest it stays in TT; from ω₀ = −1e-3 the event-driven run (Darboux–Keller, r = 0) repeats FT, S+F with
     the rotation after each sticking impact of leg 2 multiplied by 1.679, 1.689, 1.719, … : the cycle map's
     1.6732 (leading order in the speed) to 0.5 % at the first cycle."""
-    rest = event_driven(tumbling_body(omega0=0.0), 1.0, impact_law="darboux_keller")
+    rest = event_driven(tumbling_body(omega0=0.0), 1.0, impact_law=DarbouxKellerImpact())
     assert rest.mode_sequence() == [(0.0, ("T", "T"))] and np.abs(rest.v).max() < 1e-12
     multiplier, phases = cycle_multiplier(tumbling_body())
     assert multiplier == pytest.approx(1.6732, abs=1e-4) and phases.startswith("S+F")
-    run = event_driven(tumbling_body(), 1.3, impact_law="darboux_keller")
+    run = event_driven(tumbling_body(), 1.3, impact_law=DarbouxKellerImpact())
     modes = [m for _, m in run.mode_sequence()]
     assert modes == [("F", "T"), ("S+", "F")] * 6
     after = [

@@ -1,7 +1,7 @@
 """Every solution of the planar Signorini–Coulomb law in exact rational arithmetic: the oracle of the any-μ tests.
 
 For ``u = G λ + b`` on ``k`` contacts each contact is in one of its modes, and each mode fixes two linear equations
-and leaves inequalities to check (:mod:`regcontact.rigid.contact_modes`):
+and leaves inequalities to check (:mod:`regcontact.rigid._formulations.contact_modes`):
 
     F   λ_n = 0, λ_t = 0                     u_n ≥ 0
     T   u_n = 0, u_t = 0                     λ_n ≥ 0, μ λ_n − |λ_t| ≥ 0

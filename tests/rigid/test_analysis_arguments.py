@@ -10,22 +10,31 @@ import numpy as np
 import pytest
 
 from regcontact.contact import ContactModel
-from regcontact.rigid.chatter import bounce, chatter_directions, chatter_sequence, reverse_chatter_possible
-from regcontact.rigid.compliant_limit import compliant_limit, compliant_limit_map, limit_law
-from regcontact.rigid.darboux_keller import darboux_keller, darboux_keller_map
-from regcontact.rigid.dynamic_jam import (
+from regcontact.rigid import (
     SLIP_OUTCOMES,
+    SPATIAL_SLIP_OUTCOMES,
+    CompliantLimitImpact,
+    ContactState,
+    NewtonImpact,
+    chatter_directions,
+    chatter_sequence,
+    compliant_limit,
+    compliant_limit_map,
+    darboux_keller,
+    darboux_keller_map,
+    event_driven,
     g_spot_linearisation,
     g_spot_panel,
+    impact_process,
     jam_case,
+    limit_law,
     linear_g_spot_flow,
     reaches_g_spot,
+    reverse_chatter_possible,
     rigid_slip,
+    spatial_rigid_slip,
 )
-from regcontact.rigid.event_driven import event_driven
-from regcontact.rigid.impact_process import impact_process
-from regcontact.rigid.spatial_slip import SPATIAL_SLIP_OUTCOMES, spatial_rigid_slip
-from regcontact.rigid.state import ContactState
+from regcontact.rigid._impacts.chatter import bounce
 from regcontact.stability import FastScaleSystem, consistent_modes, painleve_parameters, two_contact_modes
 from regcontact.systems import PainleveRod, SpatialRod
 
@@ -142,11 +151,11 @@ def test_event_driven_refuses_a_negative_event_budget_before_it_runs():
     rod = PainleveRod(phi0=1.0)
     refused("max_events", lambda: event_driven(rod, 1.0, max_events=-5))
     refused("max_events", lambda: event_driven(rod, 1.0, max_events=2.5))
-    refused("restitution", lambda: event_driven(rod, 1.0, restitution=NAN))
+    refused("restitution", lambda: NewtonImpact(NAN))
     refused("q0", lambda: event_driven(rod, 1.0, q0=[0.5, NAN, 1.0]))
     refused("rtol", lambda: event_driven(rod, 1.0, rtol=2.0))
     with pytest.raises(TypeError, match=r"^contact_model = "):
-        event_driven(rod, 1.0, impact_law="compliant_limit", contact_model="x")  # type: ignore[arg-type]
+        CompliantLimitImpact("x")  # type: ignore[arg-type]
 
 
 def test_a_contact_state_refuses_values_that_are_not_finite():

@@ -1,17 +1,12 @@
-"""Chatter of one contact (``regcontact.rigid.chatter``): the bounce map's kept directions and their effective
+"""Chatter of one contact (``regcontact.rigid._impacts.chatter``): the bounce map's kept directions and their effective
 restitution, against the closed forms of Champneys & Várkonyi Sec. 3.3."""
 
 import numpy as np
 import pytest
 
-from regcontact.rigid.chatter import (
-    bounce,
-    bounce_directions,
-    chatter_directions,
-    direction_bracket,
-    reverse_chatter_possible,
-)
-from regcontact.rigid.darboux_keller import contact_space_energy, darboux_keller_map
+from regcontact.rigid import bounce_directions, chatter_directions, darboux_keller_map, reverse_chatter_possible
+from regcontact.rigid._impacts.chatter import bounce, direction_bracket
+from regcontact.rigid._impacts.darboux_keller import contact_space_energy
 
 
 @pytest.mark.parametrize("law", ["poisson", "energetic", "newton"])

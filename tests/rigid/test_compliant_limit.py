@@ -8,9 +8,9 @@ import pytest
 from regcontact.compliant.simulate import Controls, SolveSettings, solve
 from regcontact.contact import ContactModel, ViscousCoulomb, law_exponents
 from regcontact.contact.normal_laws import ChampneysFastScale, ClippedKelvinVoigt, HuntCrossley, SpringDamper
-from regcontact.rigid import impulse_velocity
-from regcontact.rigid.compliant_limit import (
+from regcontact.rigid import (
     compliant_limit_map,
+    impulse_velocity,
     kelvin_voigt_restitution,
     limit_law,
     spring_damper_restitution,

@@ -5,8 +5,8 @@ energy balance."""
 import numpy as np
 import pytest
 
-from regcontact.rigid import ContactState, impulse_velocity
-from regcontact.rigid.darboux_keller import RESTITUTION_LAWS, contact_space_energy, darboux_keller, darboux_keller_map
+from regcontact.rigid import RESTITUTION_LAWS, ContactState, darboux_keller, darboux_keller_map, impulse_velocity
+from regcontact.rigid._impacts.darboux_keller import contact_space_energy
 from regcontact.systems import PainleveRod, TwoPointRod
 
 

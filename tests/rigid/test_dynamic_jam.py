@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy.linalg import expm
 
-from regcontact.rigid.dynamic_jam import (
+from regcontact.rigid import (
     G_SPOT_PANELS,
     g_spot_linearisation,
     g_spot_panel,
@@ -244,7 +244,7 @@ def test_g2_needs_alpha3_below_alpha1_below_zero_not_the_printed_order():
 def test_g_spots_of_the_rod_reproduce_genot_and_brogliatos_critical_friction():
     """With gravity alone (τ = 0) a G-spot of case G1 exists for μ above μ_c = 8/(3√3) ≈ 1.540 (Sec. 2.2) and
     none below: over μ = 1.35 … 1.75 the first μ with a G1 spot is the first grid value above μ_c."""
-    from regcontact.rigid.jamming_rods import rod_g_spots
+    from regcontact.rigid import rod_g_spots
 
     mus = np.linspace(1.35, 1.75, 41)
     spots = rod_g_spots(mus, np.zeros_like(mus))
@@ -265,7 +265,7 @@ def test_the_rescaled_field_is_the_slip_field_times_p_and_keeps_the_contact():
     """``dX/ds = p dX/dt``, and along it ``g̈_n = b + p λ_n = 0`` (the normal velocity of the contact stays 0)."""
     import jax
 
-    from regcontact.rigid.dynamic_jam import rescaled_slip_field, slip_field
+    from regcontact.rigid import rescaled_slip_field, slip_field
 
     rod = PainleveRod(mu=1.6, torque=0.2, phi0=0.6, omega0=0.8, vx0=-2.0)
     q, v = rod.initial_state()

@@ -3,9 +3,8 @@ search's answers (:func:`multi_contact_friction_solutions`) bit for bit, and lea
 
 import numpy as np
 
-from regcontact.rigid.contact_law import LawTable
-from regcontact.rigid.lcp.friction_batch import friction_solutions_batch
-from regcontact.rigid.lcp.multi_contact_friction import multi_contact_friction_lcp, multi_contact_friction_solutions
+from regcontact.rigid._formulations.contact_law import LawTable
+from regcontact.rigid.lcp import friction_solutions_batch, multi_contact_friction_lcp, multi_contact_friction_solutions
 
 
 def problems_of(W, b, mu):

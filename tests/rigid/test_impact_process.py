@@ -5,12 +5,22 @@ flat rod's slip after a compliant impact."""
 import numpy as np
 import pytest
 
-from regcontact.contact import ContactModel, ViscousCoulomb
-from regcontact.contact.normal_laws import ClippedKelvinVoigt, SpringDamper
-from regcontact.rigid import event_driven, impulse_velocity
-from regcontact.rigid.compliant_limit import compliant_limit, compliant_limit_map, limit_law
-from regcontact.rigid.darboux_keller import contact_space_energy, darboux_keller, darboux_keller_map
-from regcontact.rigid.impact_process import impact_process
+from regcontact.contact import ContactModel, ViscousCoulomb, law_exponents
+from regcontact.contact.normal_laws import ClippedKelvinVoigt, HuntCrossley, SpringDamper
+from regcontact.rigid import (
+    CompliantLimitImpact,
+    DarbouxKellerImpact,
+    NewtonImpact,
+    compliant_limit,
+    compliant_limit_map,
+    darboux_keller,
+    darboux_keller_map,
+    event_driven,
+    impact_process,
+    impulse_velocity,
+    limit_law,
+)
+from regcontact.rigid._impacts.darboux_keller import contact_space_energy
 from regcontact.systems import PainleveRod, TwoPointRod
 
 #: γ_n ∝ α and γ_t ∝ α^1.5: the damper alone in the normal direction, Coulomb friction during the impact.
@@ -124,8 +134,13 @@ def test_the_second_landing_of_the_two_point_rod_under_each_impact_law():
     impact) leaves it 0.023 faster, the offset its compliant runs show against the LCP."""
     rod = TwoPointRod(mu=0.5, phi0=0.3, height=0.02, vx0=2.0, gravity=10.0)
     after = {}
-    for law, model in (("lcp", None), ("darboux_keller", None), ("compliant_limit", ContactModel())):
-        run = event_driven(rod, 0.3, impact_law=law, contact_model=model)
+    laws = {
+        "lcp": NewtonImpact(),
+        "darboux_keller": DarbouxKellerImpact(),
+        "compliant_limit": CompliantLimitImpact(ContactModel()),
+    }
+    for law, impact_law in laws.items():
+        run = event_driven(rod, 0.3, impact_law=impact_law)
         impacts = [event for event in run.events if event.kind == "impact"]
         assert [event.contact for event in impacts] == [0, 1]
         index = np.flatnonzero(run.times == impacts[1].time)[-1]
@@ -136,12 +151,12 @@ def test_the_second_landing_of_the_two_point_rod_under_each_impact_law():
 
 def test_impact_laws_refuse_what_they_cannot_do():
     rod = PainleveRod()
-    with pytest.raises(ValueError, match="impact_law"):
-        event_driven(rod, 0.1, impact_law="newton")
-    with pytest.raises(ValueError, match="contact_model"):
-        event_driven(rod, 0.1, impact_law="compliant_limit")
-    with pytest.raises(ValueError, match="contact_model"):
-        event_driven(rod, 0.1, contact_model=ContactModel())
+    with pytest.raises(TypeError, match=r"^impact_law = 'newton': expected an AbstractImpactLaw"):
+        event_driven(rod, 0.1, impact_law="newton")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^restitution = 1.5: expected"):
+        DarbouxKellerImpact(1.5)
+    with pytest.raises(ValueError, match="damping that does not grow"):  # refused before any integration
+        CompliantLimitImpact(ContactModel(HuntCrossley(), ViscousCoulomb(), law_exponents(HuntCrossley, damping=0.5)))
     with pytest.raises(ValueError, match="no closed contact approaches"):
         compliant_limit(TwoPointRod(vy0=1.0), ContactModel())  # separating: no impact
     with pytest.raises(ValueError, match="approaches"):

@@ -5,8 +5,7 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from regcontact.rigid.dynamic_jam import SLIP_OUTCOMES, jam_case
-from regcontact.rigid.jamming_rods import search_jamming_rod
+from regcontact.rigid import SLIP_OUTCOMES, jam_case, search_jamming_rod
 from tests.rigid.champneys_rod_slip import slip_equations
 
 

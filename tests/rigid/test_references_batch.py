@@ -6,9 +6,8 @@ import json
 import numpy as np
 import pytest
 
-from regcontact.rigid import torque_threshold
-from regcontact.rigid.references import ReferenceOptions, rigid_references, rigid_references_batch
-from regcontact.rigid.state import ContactState, initial_contact_states
+from regcontact.rigid import ReferenceOptions, rigid_references, rigid_references_batch, torque_threshold
+from regcontact.rigid._state import ContactState, initial_contact_states
 from regcontact.systems.reduced_contact import ReducedSingleContact
 from regcontact.systems.rod import PainleveRod
 from regcontact.systems.two_point_rod import TwoPointRod

@@ -24,23 +24,23 @@ from regcontact.rigid import (
     ContactState,
     force_acceleration,
     impulse_velocity,
+    law_solutions_by_mode,
     moreau_jean,
     moreau_jean_batch,
+    rigid_references,
     time_stepping,
     torque_threshold,
 )
-from regcontact.rigid.contact_law import LawTable
-from regcontact.rigid.contact_modes import law_solutions_by_mode
+from regcontact.rigid._formulations.contact_law import LawTable
 from regcontact.rigid.lcp import (
+    DataScales,
     all_solutions,
     friction_lcp,
+    friction_solutions_batch,
     lemke,
     multi_contact_friction_lcp,
     multi_contact_friction_solutions,
 )
-from regcontact.rigid.lcp.enumeration import DataScales
-from regcontact.rigid.lcp.friction_batch import friction_solutions_batch
-from regcontact.rigid.references import rigid_references
 from regcontact.systems import PainleveRod, TwoPointRod
 from regcontact.systems.reduced_two_contact import ReducedTwoContact
 from tests.rigid.exact_contact_law import Ambiguous, exact_law_solutions

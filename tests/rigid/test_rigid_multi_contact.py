@@ -1,4 +1,4 @@
-"""Rigid formulations for k contacts (regcontact.rigid, regcontact.rigid.lcp.multi_contact_friction).
+"""Rigid formulations for k contacts (regcontact.rigid, regcontact.rigid.lcp._multi_contact_friction).
 
 (a) For k = 1 every formulation solves the one-contact LCP and returns its reactions to the bit.
 (b) Two contacts solved by hand: a rod lying flat with both ends on the ground, and a tilted rod with one end up.
@@ -61,7 +61,7 @@ def rod_ends(mass=1.0, length=2.0, gravity=1.0, mu=0.5, phi=0.0, lift=0.0, v=(0.
 
 
 def one_contact_reactions(W, b, mu):
-    """The reactions of the one-contact LCP (``regcontact.rigid.lcp.friction``) for ``u = W λ + b``."""
+    """The reactions of the one-contact LCP (``regcontact.rigid.lcp._friction``) for ``u = W λ + b``."""
     return friction_solutions(friction_lcp(W, b, mu)).reactions
 
 

@@ -1,4 +1,4 @@
-"""The reference impulse for k contacts (``regcontact.rigid.references``): Painlevé's rule read for several
+"""The reference impulse for k contacts (``regcontact.rigid.rigid_references``): Painlevé's rule read for several
 contacts, against hand-computed impulses, and the one-contact rod as k = 1."""
 
 import numpy as np
@@ -6,14 +6,12 @@ import pytest
 
 from regcontact.rigid import (
     ContactState,
+    RigidReferences,
     force_acceleration,
     impulse_velocity,
-    time_stepping,
-)
-from regcontact.rigid.references import (
-    RigidReferences,
     rigid_references,
     select_impulse,
+    time_stepping,
 )
 from regcontact.systems.rod import PainleveRod
 from regcontact.systems.two_point_rod import TwoPointRod

@@ -10,9 +10,15 @@ import numpy as np
 import pytest
 
 from regcontact import PainleveRod
-from regcontact.rigid import ContactState, force_acceleration, impulse_velocity, time_stepping, torque_threshold
+from regcontact.rigid import (
+    ContactState,
+    force_acceleration,
+    impulse_velocity,
+    rigid_references,
+    time_stepping,
+    torque_threshold,
+)
 from regcontact.rigid.lcp import friction_lcp, friction_solutions, lcp_residual, lemke
-from regcontact.rigid.references import rigid_references
 
 PHI = np.pi / 3
 DT = 0.01

@@ -1,4 +1,4 @@
-"""Rigid slip of a planar contact to its end (``regcontact.rigid.dynamic_jam.rigid_slip``): a lift-off located on
+"""Rigid slip of a planar contact to its end (``regcontact.rigid.rigid_slip``): a lift-off located on
 the step, a jam recognised whatever ``α₁/α₃``, and the jam extrapolated to ``p = 0``, each against an independent
 real-time integration of the rod (Champneys' equations written out, SciPy's DOP853)."""
 
@@ -6,9 +6,15 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from regcontact.rigid.beyond_jam import jam_reference
-from regcontact.rigid.dynamic_jam import SLIP_OUTCOMES, jam_case, reaches_g_spot, rigid_slip, slip_normal_dynamics
-from regcontact.rigid.jamming_rods import rod_g_spots
+from regcontact.rigid import (
+    SLIP_OUTCOMES,
+    jam_case,
+    jam_reference,
+    reaches_g_spot,
+    rigid_slip,
+    rod_g_spots,
+    slip_normal_dynamics,
+)
 from regcontact.systems import PainleveRod
 from tests.rigid.champneys_rod_slip import slip_equations
 

@@ -8,6 +8,7 @@ import pytest
 
 from regcontact.rigid import (
     ContactState,
+    NewtonImpact,
     event_driven,
     gholami_time_stepping,
     law_solutions_by_mode,
@@ -16,9 +17,8 @@ from regcontact.rigid import (
     time_stepping,
     torque_threshold,
 )
-from regcontact.rigid.contact_law import law_solutions
-from regcontact.rigid.lcp.lemke import lemke
-from regcontact.rigid.lcp.multi_contact_friction import multi_contact_friction_lcp
+from regcontact.rigid._formulations.contact_law import law_solutions
+from regcontact.rigid.lcp import lemke, multi_contact_friction_lcp
 from regcontact.systems import PainleveRod, TwoPointRod
 
 MU, V0, G = 0.5, 2.0, 1.0
@@ -76,7 +76,7 @@ def test_gholami_block_slides_kinetically_then_creeps_to_rest():
 @pytest.mark.parametrize("restitution", [0.0, 0.5, 1.0])
 def test_event_driven_flat_rod_impact_impulses(restitution):
     height = 0.5
-    trajectory = event_driven(TwoPointRod(mu=MU, height=height), 1.2, restitution=restitution)
+    trajectory = event_driven(TwoPointRod(mu=MU, height=height), 1.2, impact_law=NewtonImpact(restitution))
     impact = trajectory.events[0]
     assert impact.kind == "impact"
     assert impact.time == pytest.approx(np.sqrt(2 * height / G), rel=1e-12)
@@ -112,7 +112,7 @@ def test_time_stepping_flat_rod_stops_with_equal_impulses(integrate):
     [
         lambda s: moreau_jean(s, 2.4, DT),
         lambda s: gholami_time_stepping(s, 2.4, DT, THRESHOLD),
-        lambda s: event_driven(s, 2.4, restitution=0.5),
+        lambda s: event_driven(s, 2.4, impact_law=NewtonImpact(0.5)),
     ],
     ids=["moreau_jean", "gholami", "event_driven"],
 )
@@ -278,7 +278,7 @@ def test_mode_enumeration_finds_the_lcp_enumerations_solutions():
         (lambda: gholami_time_stepping(PainleveRod(), 1.0, 1e-3, 1e-2, selection="x"), "selection"),
         (lambda: event_driven(PainleveRod(), 1.0, selection="lemke"), "selection"),
         (lambda: event_driven(PainleveRod(), 1.0, rtol=0.0), "rtol"),
-        (lambda: event_driven(PainleveRod(), 1.0, restitution=1.5), "restitution"),
+        (lambda: NewtonImpact(1.5), "restitution"),
     ],
 )
 def test_bad_input_names_the_parameter(call, name):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from regcontact.rigid.spatial_slip import SPATIAL_SLIP_OUTCOMES, spatial_rigid_slip, spatial_slip_problem
+from regcontact.rigid import SPATIAL_SLIP_OUTCOMES, spatial_rigid_slip, spatial_slip_problem
 from regcontact.systems.spatial_rod import SpatialRod
 from regcontact.systems.spatial_system import spatial_contact_space_form
 

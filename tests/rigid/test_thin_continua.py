@@ -1,4 +1,4 @@
-"""Thin friction continua are continua (regcontact.rigid.lcp.enumeration, lcp.friction, lcp.multi_contact_friction).
+"""Thin friction continua are continua (regcontact.rigid.lcp._enumeration, lcp.friction, lcp.multi_contact_friction).
 
 A two-point rod lying flat (mass m, gravity g, μ = 1/2) has unique normal reactions m g/2 per end, but only the
 sum of its tangential reactions is fixed. Pushed sideways at rest by F = μ m g (1 − ε) (force-acceleration), its

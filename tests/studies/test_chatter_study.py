@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from regcontact.cli import main
-from regcontact.rigid.compliant_limit import kelvin_voigt_restitution
+from regcontact.rigid import kelvin_voigt_restitution
 from regcontact.studies import chatter_study
 from regcontact.studies.loading import load_study
 

@@ -35,7 +35,7 @@ def test_the_rigid_wing_imports_scipy_only_where_it_solves():
     """A compliant study computes rigid references before its first solve; importing them must not wait for
     SciPy's optimize and integrate packages (0.2 s), which only an LP or an event-driven run needs."""
     code = (
-        "import sys\nimport regcontact.rigid, regcontact.rigid.references\n"
+        "import sys\nimport regcontact.rigid\n"
         "print(sorted(m for m in ('scipy.optimize', 'scipy.integrate') if m in sys.modules))\n"
     )
     assert _python(code).strip() == "[]"

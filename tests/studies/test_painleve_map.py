@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from regcontact.rigid.painleve_conditions import painleve_coefficient
+from regcontact.rigid import painleve_coefficient
 from regcontact.studies.loading import load_study
 
 STUDY = Path(__file__).parents[2] / "studies" / "painleve_map.toml"

@@ -6,8 +6,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from regcontact.rigid import force_acceleration
-from regcontact.rigid.state import ContactState
+from regcontact.rigid import ContactState, force_acceleration
 from regcontact.systems.legged_body import TwoLeggedBody
 
 

@@ -6,7 +6,7 @@
 * :class:`RadauIIA9`: the same with five stages, order 9 (fewer, longer steps at tight tolerances).
 """
 
-from regcontact.compliant.solvers.crossing_bisection import (
+from regcontact._crossing_bisection import (
     CrossingBisection as CrossingBisection,
 )
 from regcontact.compliant.solvers.polynomial_interpolation import (

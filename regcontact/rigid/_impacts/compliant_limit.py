@@ -1,0 +1,264 @@
+"""The impact law a compliant contact converges to as α → ∞, computed without α (one contact).
+
+A compliant contact whose parameters scale as ``p α^e`` impacts on its own time scale ``T ∝ α^(−s)``: the fastest
+of its normal processes, the spring's ``√(m_n/k) ∝ α^(−a/2)`` and the damper's ``m_n/γ_n ∝ α^(−b)``
+(``a``, ``b`` the exponents of ``k_n``, ``γ_n``), so ``s = max(a/2, b)``. On that scale, with ``τ = α^s t``, the
+penetration ``α^s g_n``, the forces ``α^(−s) λ`` and the velocities unchanged, a term of exponent ``e`` carries a
+factor ``α^(e − s)`` (spring: ``α^(a − 2s)``): the terms with the largest exponents survive, the others vanish in
+the limit. For the linear spring–damper laws (:class:`~regcontact.contact.normal_laws.AbstractLinearSpringDamper`):
+
+- ``b > a/2`` (Preclik & Rüde's ``k_n, γ_n ∝ α``): the damper alone; ``e = 0``, the normal velocity decays;
+- ``b = a/2`` (Champneys' ``k ∝ α``, ``q ∝ √α``): spring and damper at the damping ratio ``ζ = γ/(2√(k m_n))``,
+  ``m_n = 1/C``; the law's own ``e(ζ)`` (:func:`spring_damper_restitution`, :func:`kelvin_voigt_restitution`);
+- ``b < a/2``: the spring alone; ``e = 1``.
+
+Hunt–Crossley's ``k δⁿ (1 − c ġ)`` with ``k ∝ α^a`` and a fixed ``c`` is its own limit on the scale
+``s = a/(n + 1)`` (the damping factor is dimensionless in the velocity); a ``c`` that shrinks with α leaves
+Hertz's elastic spring (``e = 1``); a growing one is not derived here.
+
+Viscous-limited Coulomb friction with damping exponent ``c``: ``c = s`` keeps the viscous branch on the impact
+scale (``λ_T = −clip(γ_t u, ±μλ_N)``, a finite ratio ``γ_t/γ_n``: friction need not reach its cone while the normal
+force decays, so the slip that remains depends on that ratio); ``c < s`` leaves no friction during the impact;
+``c > s`` makes the tangential damper infinitely stiff on the impact scale: Coulomb's law during the impact, the
+Darboux–Keller setting, with the normal impulses shared by the normal law.
+
+:func:`compliant_limit` integrates that α-free problem (:func:`~regcontact.rigid.impact_process`)
+for the closed contacts of a state, from touch-down to the end of the impact: the contacts open (a law with a
+spring), or the velocities come to rest to round-off (the damper alone, where ``v → 0`` exponentially and the
+contact stays closed on the impact scale). :func:`compliant_limit_map` is the same for one contact given by its
+contact-space form.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, UNIT_INTERVAL, check_argument
+from regcontact.contact import ContactModel
+from regcontact.contact.normal_laws import AbstractNormalLaw
+from regcontact.rigid._checks import scalar
+from regcontact.rigid._impacts.impact_process import FrictionKind, ProcessOutcome, impact_process
+from regcontact.rigid._state import ContactState, as_contact_state
+from regcontact.systems.system import AbstractSystem
+
+__all__ = [
+    "LimitImpact",
+    "LimitLaw",
+    "compliant_limit",
+    "compliant_limit_map",
+    "kelvin_voigt_restitution",
+    "limit_law",
+    "onset_time",
+    "spring_damper_restitution",
+    "touchdown_lead",
+]
+
+
+@dataclass(frozen=True)
+class LimitLaw:
+    """The α-free contact law on the impact scale: the normal law with the terms that survive (the others set to
+    zero), the friction during the impact (``"none"``, ``"viscous"`` with ``tangential_damping``, ``"coulomb"``),
+    the impact-scale exponent ``s``, and whether a spring survives (the contact opens at the end of the impact)."""
+
+    normal: AbstractNormalLaw
+    friction: FrictionKind
+    tangential_damping: float
+    scale_exponent: float
+    has_spring: bool
+
+    def rates(self, normal_mass_inverse: NDArray[np.float64], speed: float) -> list[float]:
+        """The inverse time scales of the normal law for contacts of inverse normal masses ``C_ii`` at impact
+        speed ``speed``: how long a decaying contact is followed
+        (:meth:`~regcontact.contact.normal_laws.AbstractNormalLaw.impact_rates`)."""
+        return self.normal.impact_rates(np.asarray(normal_mass_inverse, dtype=float), speed)
+
+    def force(self):
+        """The normal law on arrays of contacts (a numpy-in, numpy-out callable), compiled once per law class:
+        the law is an argument of the compiled function, so a new law of the same class does not trace again."""
+        normal = self.normal
+        return lambda gaps, rates: np.asarray(_contact_forces(normal, jnp.asarray(gaps), jnp.asarray(rates)))
+
+
+@jax.jit
+def _contact_forces(law: AbstractNormalLaw, gaps: jax.Array, rates: jax.Array) -> jax.Array:
+    """``law`` at every contact."""
+    return jax.vmap(law)(gaps, rates)
+
+
+def _check_model(model: object) -> None:
+    if not isinstance(model, ContactModel):
+        raise TypeError(f"model = {model!r}: expected a ContactModel")
+
+
+def _check_tolerances(tol: float, rtol: float) -> None:
+    check_argument("tol", tol, UNIT_INTERVAL)
+    check_argument("rtol", rtol, UNIT_INTERVAL)
+
+
+def limit_law(model: ContactModel) -> LimitLaw:
+    """The terms of ``model`` that act on its impact time scale (module docstring), as its normal law answers
+    (:meth:`~regcontact.contact.AbstractNormalLaw.impact_scale`) and then its friction law
+    (:meth:`~regcontact.contact.AbstractFrictionLaw.impact_friction`); ``ValueError`` for laws
+    that do not derive their limit, ``TypeError`` for a ``model`` that is no
+    :class:`~regcontact.contact.ContactModel`."""
+    _check_model(model)
+    scale = model.normal.impact_scale(model.normal_exponents)
+    kind, tangential_damping = model.friction.impact_friction(model.friction_exponents, scale.exponent)
+    return LimitLaw(scale.law, kind, tangential_damping, scale.exponent, scale.has_spring)
+
+
+@dataclass(frozen=True)
+class LimitImpact:
+    """The velocities after the limit impact ``(u⁺, v⁺)``, the impulses ``(I_N, I_T)`` and how it ended:
+    ``"opened"`` (the contact separates) or ``"rest"`` (the normal velocity decayed to round-off, contact closed)."""
+
+    u: float
+    v: float
+    normal_impulse: float
+    tangential_impulse: float
+    ended: str
+
+
+def onset_time(law: LimitLaw, normal_velocity: ArrayLike, rates: Sequence[float]) -> float:
+    """How long before touch-down (on the impact scale) the contact forces set in: the smallest ``τ₀ ≥ 0`` with no
+    force at the gaps ``g_i = −v_i τ₀`` of the ballistic approach. Zero for a law without force above the ground
+    (:class:`~regcontact.contact.normal_laws.SpringDamper`, Hunt–Crossley); ``c/k`` for a clipped Kelvin–Voigt law,
+    which brakes a fast approach before the gap closes. ``ValueError`` for a law that acts at any distance (a
+    Kelvin–Voigt damper without its spring), and for velocities that are not finite or rates that are not
+    positive."""
+    v = np.asarray(normal_velocity, dtype=float)
+    check_argument("normal_velocity", v, FINITE)
+    check_argument("rates", np.asarray(rates, dtype=float), POSITIVE)
+    if np.size(rates) == 0:
+        raise ValueError("rates = []: expected at least one inverse time scale")
+    force = law.force()
+    scale = max(float(np.abs(v).max()) * max(rates), 1e-300)  # a force the impact's size: speed / time scale
+
+    def quiet(tau: float) -> bool:
+        return bool(np.all(force(-v * tau, v) <= 1e-12 * scale))
+
+    step = 1e-12 / max(rates)
+    if quiet(step):
+        return 0.0
+    low, high = step, 1.0 / min(rates)
+    for _ in range(60):
+        if quiet(high):
+            break
+        low, high = high, 2.0 * high
+    else:
+        raise ValueError(f"{type(law.normal).__name__} acts at any gap for an approaching contact: no onset")
+    for _ in range(200):
+        middle = 0.5 * (low + high)
+        low, high = (low, middle) if quiet(middle) else (middle, high)
+        if high - low <= 1e-15 * high:
+            break
+    return high
+
+
+def _process(G: NDArray, mu: NDArray, velocity: NDArray, law: LimitLaw, rtol: float) -> ProcessOutcome:
+    speed = float(np.abs(velocity).max())
+    rates = law.rates(np.diag(G)[0::2], speed)
+    if law.friction == "viscous":
+        rates = rates + [r for r in law.tangential_damping * np.diag(G)[1::2] if r > 0]
+    # start where the forces set in on the ballistic approach (every contact reaches g = 0 together at τ₀)
+    gaps = -velocity[:, 0] * onset_time(law, velocity[:, 0], rates)
+    return impact_process(
+        G, mu, velocity, law.force(), law.friction, law.tangential_damping, rates, not law.has_spring, rtol, gaps
+    )
+
+
+def compliant_limit_map(
+    A: float, B: float, C: float, mu: float, u: float, v: float, law: LimitLaw, rtol: float = 1e-12
+) -> LimitImpact:
+    """The limit impact of one contact in contact-space form (``A > 0``, ``AC > B²``) from touch-down with
+    ``(u⁻, v⁻)``, ``v⁻ < 0``, under ``law`` (:func:`limit_law`): ``u' = A λ_T + B λ_N``, ``v' = B λ_T + C λ_N``,
+    ``g' = v`` on the impact scale, integrated to the end of the impact. ``μ ≥ 0`` and every argument finite
+    (``ValueError`` naming the first that is not)."""
+    A, B, C = (scalar(name, value, FINITE) for name, value in (("A", A), ("B", B), ("C", C)))
+    if not (A > 0 and A * C > B * B):
+        raise ValueError(f"A = {A}, B = {B}, C = {C}: the Delassus matrix [[A, B], [B, C]] must be positive definite")
+    mu = scalar("mu", mu, NONNEGATIVE)
+    u, v = scalar("u", u, FINITE), scalar("v", v, FINITE)
+    rtol = scalar("rtol", rtol, UNIT_INTERVAL)
+    if not isinstance(law, LimitLaw):
+        raise TypeError(f"law = {law!r}: expected a LimitLaw (limit_law(model))")
+    if not v < 0:
+        raise ValueError(f"v = {v}: a landing needs an approaching contact (v < 0)")
+    outcome = _process(np.array([[C, B], [B, A]]), np.array([mu]), np.array([[v, u]]), law, rtol)
+    (v_end, u_end), (impulse_n, impulse_t) = outcome.velocity[0], outcome.impulses[0]
+    return LimitImpact(float(u_end), float(v_end), float(impulse_n), float(impulse_t), outcome.ended)
+
+
+def touchdown_lead(state: ContactState | AbstractSystem, model: ContactModel, tol: float = 1e-9) -> float:
+    """How long before a touch-down ``state`` the compliant forces of ``model`` set in, on the impact scale
+    (:func:`onset_time`; at stiffness α the time ``τ₀ α^(−s)``): a compliant run of the same landing starts that
+    much earlier, at ``q − v τ₀ α^(−s)``, so that it meets the ground as the rigid state does."""
+    _check_model(model)
+    check_argument("tol", tol, UNIT_INTERVAL)
+    state = as_contact_state(state)
+    closed = np.flatnonzero(np.abs(state.gaps) <= tol * state.gap_scale)
+    w = state.contact_velocity[closed]
+    law = limit_law(model)
+    speed = float(np.abs(w).max(initial=0.0))
+    if speed == 0.0:
+        return 0.0
+    return onset_time(law, w[:, 0], law.rates(np.diag(state.delassus)[0::2][closed], speed))
+
+
+def compliant_limit(
+    state: ContactState | AbstractSystem, model: ContactModel, tol: float = 1e-9, rtol: float = 1e-12
+) -> tuple[ProcessOutcome, NDArray[np.float64]]:
+    """The limit impact of ``model`` (:func:`limit_law`) at the closed contacts of ``state`` (a system: at its
+    initial state), ``|g_n| ≤ tol`` of its length: the process's outcome over all ``k`` contacts (open ones with
+    zero impulse) and the generalised velocity after it, ``v⁺ = v + M⁻¹ Wᵀ P``. ``ValueError`` if no closed
+    contact approaches, or for a tolerance outside ``(0, 1)``; ``TypeError`` for a ``model`` that is no
+    :class:`~regcontact.contact.ContactModel`."""
+    _check_model(model)
+    _check_tolerances(tol, rtol)
+    state = as_contact_state(state)
+    closed = np.flatnonzero(np.abs(state.gaps) <= tol * state.gap_scale)
+    w = state.contact_velocity
+    if closed.size == 0 or not (w[closed, 0] < -tol * state.velocity_scale).any():
+        raise ValueError("compliant_limit: no closed contact approaches (v_n < 0): no impact")
+    rows = np.column_stack([2 * closed, 2 * closed + 1]).reshape(-1)
+    G = state.delassus[np.ix_(rows, rows)]
+    outcome = _process(G, state.mu[closed], w[closed], limit_law(model), rtol)
+    impulses = np.zeros((state.num_contacts, 2))
+    impulses[closed] = outcome.impulses
+    velocity = w.copy()
+    velocity[closed] = outcome.velocity
+    full = ProcessOutcome(velocity, impulses, outcome.ended, outcome.segments)
+    return full, state.velocity_after(impulses)
+
+
+def spring_damper_restitution(zeta: float) -> float:
+    """Restitution of :class:`~regcontact.contact.normal_laws.SpringDamper` (damper on approach only), frictionless,
+    ``ζ < 1``: the damped quarter-cycle to the deepest point, ``t* = arctan(√(1−ζ²)/ζ)/ω_d``, then an undamped
+    spring: ``e = exp(−ζ ω t*) = exp(−ζ/√(1−ζ²) · arctan(√(1−ζ²)/ζ))``."""
+    root = math.sqrt(1.0 - _underdamped(zeta) ** 2)
+    return math.exp(-zeta / root * math.atan2(root, zeta))
+
+
+def kelvin_voigt_restitution(zeta: float) -> float:
+    """Restitution of a clipped Kelvin–Voigt law (:class:`~regcontact.contact.normal_laws.ClippedKelvinVoigt`,
+    :class:`~regcontact.contact.normal_laws.ChampneysFastScale`), frictionless, ``ζ < 1``, arriving from free
+    flight. The law brakes before the gap closes, from ``k δ + c δ̇ = 0`` (``δ = −g``); the force
+    ``F = k δ + c δ̇`` obeys the oscillator's own equation with ``F(0) = 0``, ``Ḟ(0) = k v₀``, so
+    ``F = (k v₀/ω_d) e^(−ζωt) sin ω_d t`` and the contact releases after exactly half a damped period, where
+    ``δ̇ = −v₀ e^(−πζ/√(1−ζ²))``: ``e = exp(−πζ/√(1−ζ²))``."""
+    zeta = _underdamped(zeta)
+    return math.exp(-math.pi * zeta / math.sqrt(1.0 - zeta * zeta))
+
+
+def _underdamped(zeta: float) -> float:
+    """``ζ`` if in ``(0, 1)``; ``ValueError`` otherwise (the closed forms above are the underdamped ones)."""
+    if not 0.0 < zeta < 1.0:
+        raise ValueError(f"zeta = {zeta}: the closed form holds for an underdamped contact, 0 < ζ < 1")
+    return zeta
