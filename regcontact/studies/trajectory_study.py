@@ -1,41 +1,13 @@
-"""Whole-motion comparison (issue 12, point 2): the compliant model at a sweep of α, Moreau–Jean at a sweep of
-δt, optionally Gholami et al. at one velocity threshold, and the event-driven reference, on one time grid.
-
-For one system (any ``[system] kind``) every run is sampled on the common grid ``0, Δ, 2Δ, …, t_end``
-(``horizon.grid_dt``). The comparison uses only the grid points **outside the impulsive layers**: ``t ≥ t_skip``
-and not within ``impact_window`` of an impulsive event of the event-driven reference (impacts, impacts without
-collision at ``t > 0``). On those points, per run:
-
-- ``distance_q``, ``distance_v``: the max-norm over the grid and the coordinates of the difference to the
-  event-driven run (the reference);
-- the mode sequence per contact, run-length encoded (``T, S-``), and whether it equals the reference's;
-- event times from the mode changes (slip onset T→S, stick S→T, reversal S±→S∓, lift-off closed→F,
-  landing F→closed): exact for the event-driven run (segments start at events), the first step of the new
-  mode for time stepping (resolution δt), and for the compliant runs
-  :func:`~regcontact.compliant.modes.compliant_mode_events` (modes by
-  :func:`~regcontact.compliant.modes.compliant_modes`, the stick/slip rule of :mod:`regcontact.compliant.outcome`);
-- the impulses after ``t_skip`` (time, contact, size), read the same way off every run's interval impulses
-  (:mod:`regcontact.motion_events`), and the verdict: ``events_equal`` (modes and impulses are the reference's),
-  ``ok`` (it agrees: its event sequence is the reference's and the distances are within ``verdict.tolerance`` of
-  the reference's motion) and ``verdict`` (why not); ``solved`` says only that the run finished;
-- the observed orders of the distances in α and in δt: :func:`regcontact.convergence.fit_order` (the
-  least-squares line through ``log d`` over the last three decades, at least three points), with ``1/δt``
-  for the time steps, over the runs whose event sequence is the reference's only (the others are listed).
-
-The compliant model is Preclik's Eq. 22 at every contact (spring-damper ``k_n = γ_n = α``, viscous-limited
-Coulomb ``γ_t = c_t α^e``, ``c_t = compliant.friction_damping``, ``e = compliant.friction_damping_exponent``,
-by default 1 and 1); all its α run in one jitted ``vmap``. The rigid runs are numpy on the host; the event-driven
-reference resolves impacts by ``event_driven.impact_law`` (``"compliant_limit"``: the impact law of the compliant
-model above as α → ∞).
-"""
+"""The ``rigid_trajectories`` study kind: whole motions of one system, the compliant model at a sweep of α and the
+rigid time steppers against the event-driven reference, on one time grid (``docs/results.md``)."""
 
 from __future__ import annotations
 
 import dataclasses
 import functools
 import time
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, final
 
 import jax
 import jax.numpy as jnp
@@ -62,7 +34,9 @@ from regcontact.rigid import SELECTION_RULES, event_driven, gholami_time_steppin
 from regcontact.rigid.event_driven import IMPACT_LAWS
 from regcontact.rigid.trajectory import RigidTrajectory
 from regcontact.studies import config as cfg
+from regcontact.studies._study_kind import AbstractStudyKind, Estimate
 from regcontact.studies.study_result import StudyResult
+from regcontact.studies.study_size import BASE_BYTES, SAMPLE_BYTES, STARTUP_S, DeviceSet, rtol_factor
 from regcontact.studies.system_config import (
     START_FIELDS,
     kind_fields,
@@ -72,11 +46,20 @@ from regcontact.studies.system_config import (
 )
 from regcontact.systems.system import AbstractSystem
 
-__all__ = ["KIND", "TABLE_COLUMNS", "Comparison", "SampledRun", "check", "compare", "run", "schema"]
+__all__ = ["Comparison", "RigidTrajectoriesStudy", "SampledRun", "compare"]
 
-KIND = "rigid_trajectories"
+# From the shipped study's cold runs (its results.json timings, load factor about 2).
+TRAJECTORY_COMPILE_S = 6.0
+TRAJECTORY_RUN_S = 0.1
+TRAJECTORY_EVENT_DRIVEN_S = 1.0
+#: Seconds per step of a rigid time stepper (Moreau–Jean, Gholami et al.: a small LCP on the host).
+RIGID_STEP_S = 0.4e-3
+#: Bytes kept per step of a rigid time stepper (state, impulses, modes).
+RIGID_STEP_BYTES = 300.0
 
-TABLE_COLUMNS = [
+_KIND = "rigid_trajectories"
+
+_TABLE_COLUMNS = [
     "run",
     "alpha",
     "dt",
@@ -94,12 +77,12 @@ TABLE_COLUMNS = [
 ]
 
 
-def schema(raw: dict[str, Any]) -> dict[str, Any]:
+def _schema(raw: dict[str, Any]) -> dict[str, Any]:
     """The schema of a whole-motion comparison; ``[system]`` is any kind's (without how a compliant run starts)."""
     kind = system_kind(raw)
     selection = cfg.choice(*SELECTION_RULES)
     return {
-        "study": cfg.study_fields(KIND),
+        "study": cfg.study_fields(_KIND),
         "system": {key: field for key, field in kind_fields(kind).items() if key not in START_FIELDS},
         "horizon": {
             "t_end": cfg.Field(cfg.positive, cfg.REQUIRED, "the end time of every run (> 0)"),
@@ -150,7 +133,7 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
+def _check(config: dict[str, Any], overridden: list[str]) -> list[str]:
     """The system's own cross-key check; a grid coarser than the horizon is refused."""
     del overridden
     system_kind_of(config["system"]["kind"]).check(config["system"])
@@ -520,7 +503,7 @@ def _order_line(name: str, variable: str, entry: dict[str, Any]) -> str:
     return f"{name}: " + "; ".join(parts)
 
 
-def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
+def _run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
     """The comparison as a study result: one row per run, the orders in α and δt, the reference's events."""
     comparison = compare(config, progress)
     reference = comparison.reference
@@ -544,7 +527,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
     failures = [f"{row['run']}: the compliant solve failed" for row in comparison.rows if not row["solved"]]
     return StudyResult(
         name=config["study"]["name"],
-        kind=KIND,
+        kind=_KIND,
         rows=comparison.rows,
         references={"event_driven": {"modes": _mode_text(reference.modes[comparison.compared])}},
         solver_statistics=comparison.statistics,
@@ -553,3 +536,46 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
         summary=summary,
         extra={"orders": comparison.orders, "left_out_of_orders": [list(item) for item in comparison.left_out]},
     )
+
+
+def _estimate(config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
+    del devices
+    horizon = config["horizon"]
+    alphas = len(config["compliant"]["alpha"])
+    steps = [horizon["t_end"] / dt for dt in config["moreau_jean"]["dt"]]
+    if config["gholami"]["dt"] is not None:
+        steps.append(horizon["t_end"] / config["gholami"]["dt"])
+    samples = horizon["t_end"] / horizon["grid_dt"] + 1
+    cases = alphas + len(steps) + 1
+    phases = {
+        "start": STARTUP_S,
+        "event-driven": TRAJECTORY_EVENT_DRIVEN_S,
+        "compile": TRAJECTORY_COMPILE_S,
+        "solve": alphas * TRAJECTORY_RUN_S * rtol_factor(config["compliant"]["rtol"]),
+        "time stepping": sum(steps) * RIGID_STEP_S,
+    }
+    memory = BASE_BYTES + cases * samples * SAMPLE_BYTES + sum(steps) * RIGID_STEP_BYTES
+    detail = f"{alphas} α, {len(steps)} time steppers, the event-driven run; {samples:,.0f} samples each"
+    return Estimate(cases, detail, memory, phases)
+
+
+@final
+class RigidTrajectoriesStudy(AbstractStudyKind):
+    """``kind = "rigid_trajectories"``: the compliant model at a sweep of α, Moreau–Jean at a sweep of δt,
+    optionally Gholami et al., against the event-driven reference: distances outside the impulsive layers, mode
+    sequences, event times, impulses, a verdict per run and the orders in α and δt."""
+
+    NAME = _KIND
+    TABLE_COLUMNS = _TABLE_COLUMNS
+
+    def schema(self, raw: dict[str, Any]) -> dict[str, Any]:
+        return _schema(raw)
+
+    def check(self, config: dict[str, Any], overridden: list[str]) -> list[str]:
+        return _check(config, overridden)
+
+    def estimate(self, config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
+        return _estimate(config, devices)
+
+    def run(self, config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
+        return _run(config, progress)
