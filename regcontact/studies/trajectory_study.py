@@ -307,16 +307,22 @@ def _event_error(events, reference) -> float | None:
     return max((abs(a[0] - b[0]) for a, b in zip(events, reference)), default=0.0)
 
 
-def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> Comparison:
-    """Run everything the config asks for and compare it with the event-driven run on the grid."""
-    system = system_from_config(config["system"])
-    horizon, t_end = config["horizon"], config["horizon"]["t_end"]
-    grid = _grid(horizon)
-    t_skip, tolerance = horizon["t_skip"], config["verdict"]["tolerance"]
-    mu = np.asarray(system.friction_coefficients, dtype=float).reshape(-1)
-    timings: dict[str, float] = {}
+@dataclasses.dataclass(frozen=True)
+class _Reference:
+    """The event-driven run on the grid, its impulsive events, the compared grid points, and the reader of every
+    other run's impulses (an impulse changing the velocities by less than the verdict's tolerance of the
+    reference's is no event)."""
 
-    progress("event-driven reference")
+    run: RigidTrajectory
+    sampled: SampledRun
+    impulsive: tuple[tuple[float, str], ...]
+    compared: NDArray[np.bool_]
+    reader: _ImpulseReader
+
+
+def _event_driven_reference(system: AbstractSystem, config: dict[str, Any], grid: NDArray[np.float64]) -> _Reference:
+    horizon, t_end = config["horizon"], config["horizon"]["t_end"]
+    t_skip, tolerance = horizon["t_skip"], config["verdict"]["tolerance"]
     ed = config["event_driven"]
     reference_run = event_driven(
         system,
@@ -332,7 +338,6 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
     slow_force = float(slow_force_scale(system))
     reader = functools.partial(read_impulses, t_min=t_skip, floor=slow_force)
     reference = _sampled_rigid("event-driven", reference_run, grid, t_skip, reader)
-    timings["event_driven_s"] = reference_run.statistics.wall_time
     impulsive = tuple(
         (e.time, "IWC" if e.kind == "impact_without_collision" else e.kind)
         for e in reference_run.events
@@ -342,20 +347,27 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
     for t, _ in impulsive:
         if t > 0:
             compared &= np.abs(grid - t) > horizon["impact_window"]
-    # An impulse changing the velocities by less than the verdict's tolerance of the reference's is no event.
     smallest = tolerance * float(effective_normal_mass(system)) * float(np.abs(reference.v[compared]).max())
     reader = functools.partial(read_impulses, t_min=t_skip, floor=slow_force, smallest=smallest)
     reference = dataclasses.replace(reference, impulses=tuple(p for p in reference.impulses if p.magnitude >= smallest))
+    return _Reference(reference_run, reference, impulsive, compared, reader)
 
-    runs: list[SampledRun] = []
-    alphas = config["compliant"]["alpha"]
-    progress(f"compliant model at {len(alphas)} values of α (one vmapped call)")
+
+def _compliant_runs(
+    system: AbstractSystem, config: dict[str, Any], grid: NDArray[np.float64], reader: _ImpulseReader
+) -> tuple[list[SampledRun], NDArray, dict[str, float]]:
+    """Every α on the grid (one vmapped call), each with its modes, events and impulses; the solver statuses and
+    the compile and solve times."""
+    horizon, alphas = config["horizon"], config["compliant"]["alpha"]
+    mu = np.asarray(system.friction_coefficients, dtype=float).reshape(-1)
     data, compile_s, run_s = compliant_on_grid(system, alphas, grid, config["compliant"])
-    timings.update(compliant_compile_s=compile_s, compliant_solve_s=run_s)
+    runs = []
     for i, alpha in enumerate(alphas):
         friction = jax.tree.map(lambda leaf, i=i: leaf[i], data["friction"])
         modes = compliant_modes(friction, data["forces"][i], data["slips"][i], mu)
-        events = compliant_mode_events(grid, modes, data["forces"][i], data["gaps"][i], data["slips"][i], mu, t_skip)
+        events = compliant_mode_events(
+            grid, modes, data["forces"][i], data["gaps"][i], data["slips"][i], mu, horizon["t_skip"]
+        )
         impulses, resolution = reader(
             grid[:-1], np.diff(grid), np.diff(data["impulses"][i], axis=0), horizon["grid_dt"]
         )
@@ -375,7 +387,19 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
                 resolution=resolution,
             )
         )
+    return runs, data["status"], {"compliant_compile_s": compile_s, "compliant_solve_s": run_s}
 
+
+def _time_stepping_runs(
+    system: AbstractSystem,
+    config: dict[str, Any],
+    grid: NDArray[np.float64],
+    reader: _ImpulseReader,
+    progress: Callable[[str], None],
+) -> list[SampledRun]:
+    """Moreau–Jean at each δt, and Gholami et al. where the config asks for it, on the grid."""
+    t_end, t_skip = config["horizon"]["t_end"], config["horizon"]["t_skip"]
+    runs = []
     mj = config["moreau_jean"]
     for dt in mj["dt"]:
         progress(f"Moreau–Jean δt = {dt:g}")
@@ -386,9 +410,17 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
         progress(f"Gholami et al. δt = {gh['dt']:g}, v_s = {gh['threshold']:g}")
         ghol = gholami_time_stepping(system, t_end, gh["dt"], gh["threshold"], gh["selection"])
         runs.append(_sampled_rigid(f"Gholami δt={gh['dt']:g}", ghol, grid, t_skip, reader, gh["dt"]))
+    return runs
 
+
+def _comparison_rows(
+    reference: SampledRun, runs: list[SampledRun], compared: NDArray[np.bool_], config: dict[str, Any]
+) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
+    """One row per run (the reference first), and the compliant and Moreau–Jean runs left out of the orders."""
     reference_modes = _mode_text(reference.modes[compared])
-    judge = _Verdict(reference, reference_modes, compared, tolerance, horizon["impact_window"])
+    judge = _Verdict(
+        reference, reference_modes, compared, config["verdict"]["tolerance"], config["horizon"]["impact_window"]
+    )
     rows: list[dict[str, Any]] = []
     left_out: list[tuple[str, str]] = []
     for sampled in [reference, *runs]:
@@ -396,7 +428,7 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
             "run": sampled.label,
             "alpha": sampled.parameter if sampled.integrator == "compliant" else None,
             "dt": sampled.parameter if sampled.integrator != "compliant" else None,
-            "threshold": gh["threshold"] if sampled.integrator.startswith("gholami") else None,
+            "threshold": config["gholami"]["threshold"] if sampled.integrator.startswith("gholami") else None,
             "distance_q": float(np.max(np.abs(sampled.q - reference.q)[compared])) if sampled.ok else None,
             "distance_v": float(np.max(np.abs(sampled.v - reference.v)[compared])) if sampled.ok else None,
             "modes": _mode_text(sampled.modes[compared]),
@@ -412,22 +444,58 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
         rows.append(row)
         if why is not None and (sampled.integrator == "compliant" or sampled.integrator.startswith("moreau")):
             left_out.append((sampled.label, why))
+    return rows, left_out
 
-    # No order across runs whose event sequences differ: each family's fit takes the runs on the reference's.
+
+def _family_orders(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The orders in α and in δt, each fitted over the runs whose event sequence is the reference's: no order
+    across runs whose event sequences differ."""
     fitted = [r for r in rows if r["solved"] and r["events_equal"]]
-    orders = {
+    return {
         "compliant_alpha": _orders([r for r in fitted if r["alpha"] is not None], "alpha", 1.0),
         "moreau_jean_dt": _orders([r for r in fitted if str(r["run"]).startswith("Moreau")], "dt", -1.0),
     }
+
+
+def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> Comparison:
+    """Run everything a validated ``rigid_trajectories`` config asks for and compare it with the event-driven run
+    on the grid.
+
+    Args:
+        config: the validated config.
+        progress: receives a line as each family of runs starts.
+
+    Returns:
+        A :class:`Comparison`: every run sampled on the grid, the rows, the orders, timings and statistics.
+    """
+    system = system_from_config(config["system"])
+    grid = _grid(config["horizon"])
+    progress("event-driven reference")
+    reference = _event_driven_reference(system, config, grid)
+    timings: dict[str, float] = {"event_driven_s": reference.run.statistics.wall_time}
+    progress(f"compliant model at {len(config['compliant']['alpha'])} values of α (one vmapped call)")
+    runs, statuses, compliant_timings = _compliant_runs(system, config, grid, reference.reader)
+    timings.update(compliant_timings)
+    runs += _time_stepping_runs(system, config, grid, reference.reader, progress)
+    rows, left_out = _comparison_rows(reference.sampled, runs, reference.compared, config)
     statistics = {
-        "event_driven": dataclasses.asdict(reference_run.statistics),
-        "impulsive_events": [[t, kind] for t, kind in impulsive],
-        "compared_grid_points": int(compared.sum()),
+        "event_driven": dataclasses.asdict(reference.run.statistics),
+        "impulsive_events": [[t, kind] for t, kind in reference.impulsive],
+        "compared_grid_points": int(reference.compared.sum()),
         "grid_points": len(grid),
-        "compliant_status": [SOLVER_STATUSES[int(s)] for s in data["status"]],
+        "compliant_status": [SOLVER_STATUSES[int(s)] for s in statuses],
     }
     return Comparison(
-        grid, compared, reference, tuple(runs), impulsive, rows, orders, timings, statistics, tuple(left_out)
+        grid,
+        reference.compared,
+        reference.sampled,
+        tuple(runs),
+        reference.impulsive,
+        rows,
+        _family_orders(rows),
+        timings,
+        statistics,
+        tuple(left_out),
     )
 
 
