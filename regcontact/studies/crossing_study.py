@@ -13,10 +13,9 @@ import numpy as np
 from regcontact.convergence import MIN_ORDER, fit_order
 from regcontact.studies import config as cfg
 from regcontact.studies._study_kind import AbstractStudyKind, Estimate
-from regcontact.studies.spatial_system_config import spatial_kind_fields, spatial_system_from_config
 from regcontact.studies.study_result import StudyResult
 from regcontact.studies.study_size import BASE_BYTES, SAMPLE_BYTES, STARTUP_S, DeviceSet, lengths
-from regcontact.studies.system_config import spatial_system_kind
+from regcontact.studies.system_config import kind_fields, spatial_system_from_config, system_kind
 
 __all__ = ["SpatialCrossingStudy", "reference"]
 
@@ -49,7 +48,7 @@ def _schema(raw: dict[str, Any]) -> dict[str, Any]:
 
     return {
         "study": cfg.study_fields(_KIND),
-        "system": spatial_kind_fields(spatial_system_kind(raw)),
+        "system": kind_fields(system_kind(raw, spatial=True)),
         "compliant": {
             "alpha": cfg.Field(
                 cfg.increasing(cfg.values_of(cfg.positive, "α > 0")),
