@@ -13,15 +13,15 @@ import numpy as np
 
 from regcontact.compliant.devices import sweep_devices
 from regcontact.compliant.simulate import Case, CompliantRun, cost_order, lane_utilisation, sweep_chunk_size
+from regcontact.studies._compliant_columns import TABLE_COLUMNS, case_rows
+from regcontact.studies._compliant_config import KIND, check, schema
+from regcontact.studies._compliant_convergence import convergence, trend_steps
+from regcontact.studies._compliant_limit_reference import limit_references
+from regcontact.studies._compliant_text import axes_line, convergence_lines, failure_line
 from regcontact.studies._study_kind import AbstractStudyKind, Estimate
 from regcontact.studies.chunk_checkpoints import ChunkCheckpoints
 from regcontact.studies.compliant_cases import sweep_cases
-from regcontact.studies.compliant_columns import TABLE_COLUMNS, case_rows
-from regcontact.studies.compliant_config import KIND, check, schema
-from regcontact.studies.compliant_convergence import convergence, trend_steps
-from regcontact.studies.compliant_limit_reference import limit_references
 from regcontact.studies.compliant_sweep import CompliantSweep
-from regcontact.studies.compliant_text import axes_line, convergence_lines, failure_line
 from regcontact.studies.grid_dataset import GridAxis
 from regcontact.studies.study_result import StudyResult
 from regcontact.studies.study_size import (
