@@ -7,27 +7,7 @@
     regcontact figures [NAME ...] [--out DIR] [--list]
     regcontact --version
 
-``--help`` and ``--version`` answer without importing JAX; the study modules (and JAX) are imported only for a
-command that needs them.
-
-A bad config or option (a CONFIG that is not a regular, readable TOML file, an ``--out`` where nothing can be
-written or that another run is using, a study larger than ``--max-cases`` or the memory, a ``--device`` or
-``--scheduler`` that is not there) stops with one line naming the key, the value and what was expected (exit
-status 2), before anything runs or is written, and before any progress line. Progress goes to stderr, the
-results table to stdout. If the results cannot be written at the end after all, the table is printed and they
-are written to a temporary folder that the message names (exit status 1).
-
-A run holds an exclusive lock on its output folder for its whole life (:mod:`regcontact.studies.run_lock`). Ctrl-C
-stops it with one line and exit status 130, SIGTERM with exit status 143, whatever it is doing: the handlers are
-the first thing ``main`` sets, and when the process is the command line's own, a watchdog thread answers a signal
-that the main thread cannot take within half a second (it is held in native code: compiling, solving, a large
-numpy operation). A compliant sweep keeps every chunk it finished in ``<out>/chunks/`` and the line says how many,
-as the disk holds them (``--resume`` continues them).
-
-Before JAX starts, ``run`` picks the back end (``--device``; default: what JAX finds), splits the CPU into one
-JAX device per core so that a sweep shards across all of them (unless ``JAX_NUM_CPU_DEVICES`` or ``XLA_FLAGS``
-already set a host device count), and keeps compiled code in the user cache folder
-(:mod:`regcontact.compliant.compilation_cache`; off with ``--no-compilation-cache``).
+How it stops, locks and picks its devices: ``docs/cluster.md``.
 """
 
 from __future__ import annotations

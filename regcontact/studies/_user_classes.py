@@ -1,15 +1,5 @@
-"""Classes a study file names by where they live: ``"package.module:Class"`` or ``"file.py:Class"``.
-
-The text before the last ``:`` is a file if it ends in ``.py``, else a module imported by name (from
-``sys.path``). A relative file is taken from the folder of the study file being loaded (:func:`study_folder`),
-or from the current working directory for a config given as a dict; ``~`` is expanded. A file is imported once
-per content (its SHA-256) under a module name of its own, so the same file gives the same class (no recompile)
-and an edited one a new class. A value is parsed into its absolute form (``/abs/folder/file.py:Class``), which the
-resolved config records; :func:`class_records` adds each class's source file and its SHA-256 to ``results.json``.
-
-A study's fields for a class are its constructor's parameters (:func:`constructor_fields`), each parsed with the
-rule the class declares for it in ``ARGUMENT_RULES``, else as finite numbers.
-"""
+"""Classes a study file names by where they live: ``"package.module:Class"`` or ``"file.py:Class"``
+(``docs/own-body.md``)."""
 
 from __future__ import annotations
 
