@@ -55,7 +55,7 @@ def _child(n: int) -> None:
     from regcontact.studies import compliant_study
 
     loaded = _loaded(n)
-    result = compliant_study.run(loaded.config)
+    result = compliant_study.CompliantSweepStudy().run(loaded.config)
     print(json.dumps({"cases": len(result.rows), "device": result.device, **result.timings}))
 
 
@@ -113,7 +113,9 @@ def main() -> None:
             with tempfile.TemporaryDirectory() as folder:
                 checkpoints = TimedCheckpoints(Path(folder) / "chunks", loaded.config)
                 saves.clear()
-                result = compliant_study.run(loaded.config, checkpoints=checkpoints, engine=engine)
+                result = compliant_study.CompliantSweepStudy().run(
+                    loaded.config, checkpoints=checkpoints, engine=engine
+                )
             solve_s = result.timings["solve_s"]
             print(
                 f"2-worker LocalCluster, {label}: {len(result.rows)} cases in {solve_s:.2f} s = "

@@ -7,27 +7,7 @@
     regcontact figures [NAME ...] [--out DIR] [--list]
     regcontact --version
 
-``--help`` and ``--version`` answer without importing JAX; the study modules (and JAX) are imported only for a
-command that needs them.
-
-A bad config or option (a CONFIG that is not a regular, readable TOML file, an ``--out`` where nothing can be
-written or that another run is using, a study larger than ``--max-cases`` or the memory, a ``--device`` or
-``--scheduler`` that is not there) stops with one line naming the key, the value and what was expected (exit
-status 2), before anything runs or is written, and before any progress line. Progress goes to stderr, the
-results table to stdout. If the results cannot be written at the end after all, the table is printed and they
-are written to a temporary folder that the message names (exit status 1).
-
-A run holds an exclusive lock on its output folder for its whole life (:mod:`regcontact.studies.run_lock`). Ctrl-C
-stops it with one line and exit status 130, SIGTERM with exit status 143, whatever it is doing: the handlers are
-the first thing ``main`` sets, and when the process is the command line's own, a watchdog thread answers a signal
-that the main thread cannot take within half a second (it is held in native code: compiling, solving, a large
-numpy operation). A compliant sweep keeps every chunk it finished in ``<out>/chunks/`` and the line says how many,
-as the disk holds them (``--resume`` continues them).
-
-Before JAX starts, ``run`` picks the back end (``--device``; default: what JAX finds), splits the CPU into one
-JAX device per core so that a sweep shards across all of them (unless ``JAX_NUM_CPU_DEVICES`` or ``XLA_FLAGS``
-already set a host device count), and keeps compiled code in the user cache folder
-(:mod:`regcontact.compliant.compilation_cache`; off with ``--no-compilation-cache``).
+How it stops, locks and picks its devices: ``docs/cluster.md``.
 """
 
 from __future__ import annotations
@@ -185,27 +165,34 @@ def _stop_signals(own_process: bool) -> Iterator[None]:
 # --- the run ---------------------------------------------------------------------------------------------------
 
 
-def _load(args: argparse.Namespace, limits=None):
+def _load(args: argparse.Namespace, limits=None, on_size: Callable | None = None):
     """The validated study and its output folder, both checked before anything runs (the folder is not created
-    here). With ``limits``, a study above them is refused before its kind's check builds anything.
+    here). With ``limits``, a study above them is refused before its kind's check builds anything; ``on_size``
+    hears the study's size as soon as it is known. ``--scheduler`` and ``--local-cluster`` are refused for a kind
+    that runs in one process.
 
     Raises :class:`ConfigError` for a bad config, a CONFIG that cannot be read, a study above the limits, or an
     ``--out`` (or default folder) where the results could not be written.
     """
     from regcontact.compliant.devices import sweep_devices
     from regcontact.studies.config import ConfigError
-    from regcontact.studies.loading import load_study
+    from regcontact.studies.loading import chunked_kinds, load_study
     from regcontact.studies.study_result import out_dir_problem
     from regcontact.studies.study_size import DeviceSet
 
     def devices() -> DeviceSet:
         return DeviceSet.of(sweep_devices())
 
-    loaded = load_study(args.config, args.set or [], limits=limits, devices=devices)
+    loaded = load_study(args.config, args.set or [], limits=limits, devices=devices, on_size=on_size)
     out_dir = Path(args.out) if args.out else Path("results") / loaded.config["study"]["name"]
     problem = out_dir_problem(out_dir)
     if problem:
         raise ConfigError("--out", args.out or str(out_dir), problem)
+    if not loaded.kind.CHUNKED:
+        kinds = " or ".join(repr(name) for name in chunked_kinds())
+        for flag, value in (("--scheduler", args.scheduler), ("--local-cluster", args.local_cluster)):
+            if value is not None:
+                raise ConfigError(flag, value, f"a study of kind {kinds} (this kind runs in one process)")
     return loaded, out_dir
 
 
@@ -250,8 +237,7 @@ def _announce(loaded, cache: Path | None, engine) -> None:
     """The progress lines that say where the study runs, once every check has passed."""
     from regcontact.compliant.devices import describe_devices, sweep_devices
 
-    # The rigid study solves small LCPs on the host: its devices and JAX's cache are not worth a line.
-    if loaded.kind.KIND == "rigid_painleve":
+    if not loaded.kind.ON_DEVICES:  # a kind that solves on the host: its devices are not worth a line
         return
     _progress(f"devices: {describe_devices(sweep_devices())}")
     if cache is not None:
@@ -265,6 +251,7 @@ def _run(args: argparse.Namespace) -> int:
     elsewhere; a sweep stopped on the way keeps its finished chunks."""
     from regcontact.studies.chunk_checkpoints import ChunkWriteError
     from regcontact.studies.config import ConfigError
+    from regcontact.studies.running import run_loaded
     from regcontact.studies.study_size import MAX_CASES, SizeLimits
 
     lock = checkpoints = None
@@ -273,22 +260,19 @@ def _run(args: argparse.Namespace) -> int:
             raise ConfigError("--local-cluster", args.local_cluster, "a number of worker processes of at least 1")
         cache = _start_jax(args)
         loaded, out_dir = _load(args, SizeLimits(args.max_cases or MAX_CASES, args.max_memory))
-        _only_chunked_on_clusters(args, loaded)
         lock = _lock(args, out_dir)
         checkpoints = _checkpoints(args, loaded, out_dir)
         if checkpoints is not None:
             _STOP.context = lambda: _kept(checkpoints)
         with _engine(args) as engine:
             _announce(loaded, cache, engine)
-            result = _compute(loaded, checkpoints, engine, args.estimate_above)
+            options = {"checkpoints": checkpoints, "engine": engine, "announce_above": args.estimate_above}
+            result = run_loaded(loaded, _progress, **options)
         _STOP.context = (lambda: _kept(checkpoints)) if checkpoints is not None else (lambda: None)
-        written = _write(result, loaded.config, out_dir)
-        _print_result(result, loaded)
-        if isinstance(written, OSError):
-            return _write_elsewhere(result, loaded.config, out_dir, written)
+        if not _save(result, loaded, out_dir):
+            return 1
         if checkpoints is not None:
             checkpoints.discard()
-        print(f"wrote {', '.join(map(str, written[:-1]))} and {written[-1]}")
         return 1 if result.failures else 0
     except ConfigError as error:
         _error(f"config error: {error}")
@@ -305,17 +289,6 @@ def _run(args: argparse.Namespace) -> int:
             lock.release()
 
 
-def _only_chunked_on_clusters(args: argparse.Namespace, loaded) -> None:
-    """``--scheduler`` and ``--local-cluster`` are for the kinds whose sweep runs in chunks."""
-    from regcontact.studies.config import ConfigError
-
-    if getattr(loaded.kind, "CHUNKED", False):
-        return
-    for flag, value in (("--scheduler", args.scheduler), ("--local-cluster", args.local_cluster)):
-        if value is not None:
-            raise ConfigError(flag, value, "a study of kind 'compliant_sweep' (this kind runs in one process)")
-
-
 def _lock(args: argparse.Namespace, out_dir: Path):
     """The output folder, created and locked for this run (given back when it ends, however it ends); refused in
     one line if another run holds it or nothing can be written there."""
@@ -327,13 +300,14 @@ def _lock(args: argparse.Namespace, out_dir: Path):
 
 
 def _checkpoints(args: argparse.Namespace, loaded, out_dir: Path):
-    """The chunk checkpoints of a chunked study in ``out_dir`` (None for other kinds). Chunks a former run kept
-    are continued with ``--resume``, discarded with ``--restart``, and otherwise refused, as are another
-    study's: :class:`ConfigError`."""
+    """The chunk checkpoints of a chunked study in ``out_dir`` (None for other kinds, which refuse
+    ``--scheduler`` and ``--local-cluster``: they run in one process, :func:`_load`). Chunks a former run kept are
+    continued with ``--resume``, discarded with ``--restart``, and otherwise refused, as are another study's:
+    :class:`ConfigError`."""
     from regcontact.studies.chunk_checkpoints import CHUNKS_FOLDER, ChunkCheckpoints
     from regcontact.studies.config import ConfigError
 
-    if not getattr(loaded.kind, "CHUNKED", False):
+    if not loaded.kind.CHUNKED:
         return None
     checkpoints = ChunkCheckpoints(out_dir / CHUNKS_FOLDER, loaded.config)
     if args.restart:
@@ -386,60 +360,37 @@ def _engine(args: argparse.Namespace):
         yield engine
 
 
-def _compute(loaded, checkpoints, engine, estimate_above: int):
-    """Run the loaded study, with its notes and total time in the result."""
-    from regcontact.studies.running import run_loaded
-
-    return run_loaded(loaded, _progress, checkpoints=checkpoints, engine=engine, announce_above=estimate_above)
-
-
-def _print_result(result, loaded) -> None:
-    """The study's title, its table, summary, failures and notes, on stdout."""
-    from regcontact.studies.study_result import format_table
-
-    study = loaded.config["study"]
-    keys = [column for axis in result.grid or [] for column in axis.columns]  # a sweep's swept keys first
-    columns = keys + [c for c in loaded.kind.TABLE_COLUMNS if c in result.columns and c not in keys]
-    print(f"{study['name']}: {study.get('description', '')}".rstrip(": "))
-    print(format_table(result, columns))
-    for line in result.summary:
-        print(line)
-    for line in result.failures:
-        print(f"FAILED {line}")
-    for note in result.notes:
-        print(f"note: {note}")
-
-
-def _write(result, config, out_dir: Path) -> tuple[Path, ...] | OSError:
-    """The paths written, or the error that stopped the writing (the table is printed either way)."""
+def _save(result, loaded, out_dir: Path) -> bool:
+    """Write the results, print the study's text and say where they went; whether ``out_dir`` took them. If it
+    did not, they are saved in a fresh temporary folder that the error line names (the text is printed either
+    way)."""
     from regcontact.studies.study_result import write_results
 
+    written: tuple[Path, ...] | OSError
     try:
-        return write_results(result, config, out_dir, command=sys.argv)
+        written = write_results(result, loaded.config, out_dir, command=sys.argv)
     except OSError as error:
-        return error
-
-
-def _write_elsewhere(result, config, out_dir: Path, error: OSError) -> int:
-    """Save the results in a fresh temporary folder after ``out_dir`` failed, and say where; exit status 1."""
-    from regcontact.studies.study_result import write_results
-
-    failed = f"could not write results to {str(out_dir)!r} ({error.strerror or error})"
+        written = error
+    for line in loaded.kind.text(result, loaded.config):
+        print(line)
+    if not isinstance(written, OSError):
+        print(f"wrote {', '.join(map(str, written[:-1]))} and {written[-1]}")
+        return True
+    failed = f"could not write results to {str(out_dir)!r} ({written.strerror or written})"
     try:
         fallback = Path(tempfile.mkdtemp(prefix="regcontact-"))
-        write_results(result, config, fallback, command=sys.argv)
+        write_results(result, loaded.config, fallback, command=sys.argv)
     except OSError as second:
         _error(f"{failed}, nor to a temporary folder ({second.strerror or second}); only the table above is left")
-        return 1
+        return False
     _error(f"{failed}; wrote them to {str(fallback)!r} instead")
-    return 1
+    return False
 
 
 def _check(args: argparse.Namespace) -> int:
     """Validate a study as ``run`` does and say what it would do: cases, memory, a time estimate (said as soon
     as the schema has passed, before the kind's own checks, which may take a while), then chunks and devices."""
     from regcontact.studies.config import ConfigError
-    from regcontact.studies.study_check import check_lines
     from regcontact.studies.study_size import MAX_CASES, SizeLimits
 
     def say_size(size) -> None:
@@ -451,35 +402,19 @@ def _check(args: argparse.Namespace) -> int:
             print("note: more than the memory available here: regcontact run refuses it (--max-memory overrides)")
 
     try:
-        args.out, args.no_compilation_cache = None, True
+        args.out, args.no_compilation_cache, args.scheduler, args.local_cluster = None, True, None, None
         _start_jax(args)
-        loaded, out_dir = _load_for_check(args, say_size)
+        loaded, out_dir = _load(args, on_size=say_size)
     except ConfigError as error:
         _error(f"config error: {error}")
         return 2
     for note in loaded.notes:
         print(f"note: {note}")
     study = loaded.config["study"]
-    print(f"{study['name']}: valid ({loaded.kind.KIND}); results would go to {out_dir}/")
-    for line in check_lines(loaded.kind.KIND, loaded.config):
+    print(f"{study['name']}: valid ({loaded.kind.NAME}); results would go to {out_dir}/")
+    for line in loaded.kind.check_lines(loaded.config):
         print(line)
     return 0
-
-
-def _load_for_check(args: argparse.Namespace, say_size: Callable):
-    """As :func:`_load`, saying the study's size as soon as it is known."""
-    from regcontact.compliant.devices import sweep_devices
-    from regcontact.studies.config import ConfigError
-    from regcontact.studies.loading import load_study
-    from regcontact.studies.study_result import out_dir_problem
-    from regcontact.studies.study_size import DeviceSet
-
-    loaded = load_study(args.config, args.set or [], devices=lambda: DeviceSet.of(sweep_devices()), on_size=say_size)
-    out_dir = Path("results") / loaded.config["study"]["name"]
-    problem = out_dir_problem(out_dir)
-    if problem:
-        raise ConfigError("--out", str(out_dir), problem)
-    return loaded, out_dir
 
 
 def _figures(args: argparse.Namespace) -> int:

@@ -27,12 +27,12 @@ from regcontact.contact import ContactModel, SpringDamper, ViscousCoulomb, law_e
 from regcontact.studies import config as cfg
 from regcontact.studies.config import ConfigError
 from regcontact.studies.loading import load_config, load_study
-from regcontact.studies.spatial_system_config import (
-    SPATIAL_SYSTEM_KINDS,
-    spatial_kind_fields,
+from regcontact.studies.system_config import (
+    SYSTEM_KINDS,
+    kind_fields,
     spatial_system_from_config,
+    systems_from_config,
 )
-from regcontact.studies.system_config import SYSTEM_KINDS, kind_fields, systems_from_config
 from regcontact.systems import (
     PainleveRod,
     ReducedSingleContact,
@@ -221,13 +221,14 @@ PLANAR = {"painleve_rod": PainleveRod, "two_point_rod": TwoPointRod}
 PLANAR |= {"reduced_single_contact": ReducedSingleContact, "reduced_two_contact": ReducedTwoContact}
 KIND_KEYS = [
     (kind, key) for kind, system in PLANAR.items() for key in SYSTEM_KINDS[kind].fields if key in system.ARGUMENT_RULES
-] + [("spatial_rod", key) for key in SPATIAL_SYSTEM_KINDS["spatial_rod"].fields if key in SpatialRod.ARGUMENT_RULES]
+] + [("spatial_rod", key) for key in SYSTEM_KINDS["spatial_rod"].fields if key in SpatialRod.ARGUMENT_RULES]
 
 
 def test_every_system_kind_and_every_key_with_a_rule_is_probed():
-    assert set(PLANAR) == set(SYSTEM_KINDS) and set(SPATIAL_SYSTEM_KINDS) == {"spatial_rod"}
+    assert {kind for kind, found in SYSTEM_KINDS.items() if not found.spatial} == set(PLANAR)
+    assert {kind for kind, found in SYSTEM_KINDS.items() if found.spatial} == {"spatial_rod"}
     for kind, system in [*PLANAR.items(), ("spatial_rod", SpatialRod)]:
-        fields = SYSTEM_KINDS[kind].fields if kind in SYSTEM_KINDS else SPATIAL_SYSTEM_KINDS[kind].fields
+        fields = SYSTEM_KINDS[kind].fields
         probed = {key for probed_kind, key in KIND_KEYS if probed_kind == kind}
         # every constructor rule the config has a key for, and every config key a constructor rule exists for
         assert probed == set(fields) & set(system.ARGUMENT_RULES)
@@ -239,8 +240,8 @@ def test_a_system_key_is_refused_by_the_config_exactly_when_the_constructor_refu
     """Each value of :data:`PROBES` goes through the config layer every study uses for its system (the table's
     schema, then the build and the system check) and through the class's constructor, with the same values for
     every other key: both accept it, or both refuse it naming the same key with the same rule."""
-    spatial = kind in SPATIAL_SYSTEM_KINDS
-    schema = {"system": spatial_kind_fields(kind) if spatial else kind_fields(kind)}
+    spatial = SYSTEM_KINDS[kind].spatial
+    schema = {"system": kind_fields(kind)}
     system = SpatialRod if spatial else PLANAR[kind]
     defaults = cfg.validate({"system": {"kind": kind}}, schema)["system"]
     refused = []

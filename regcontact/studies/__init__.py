@@ -2,6 +2,10 @@
 
 The only layer that knows config strings; the physics packages never import it."""
 
+from regcontact.studies._study_kind import (
+    AbstractStudyKind as AbstractStudyKind,
+    Estimate as Estimate,
+)
 from regcontact.studies.config import (
     ConfigError as ConfigError,
 )

@@ -1,15 +1,5 @@
-"""Classes a study file names by where they live: ``"package.module:Class"`` or ``"file.py:Class"``.
-
-The text before the last ``:`` is a file if it ends in ``.py``, else a module imported by name (from
-``sys.path``). A relative file is taken from the folder of the study file being loaded (:func:`study_folder`),
-or from the current working directory for a config given as a dict; ``~`` is expanded. A file is imported once
-per content (its SHA-256) under a module name of its own, so the same file gives the same class (no recompile)
-and an edited one a new class. A value is parsed into its absolute form (``/abs/folder/file.py:Class``), which the
-resolved config records; :func:`class_records` adds each class's source file and its SHA-256 to ``results.json``.
-
-A study's fields for a class are its constructor's parameters (:func:`constructor_fields`), each parsed with the
-rule the class declares for it in ``ARGUMENT_RULES``, else as finite numbers.
-"""
+"""Classes a study file names by where they live: ``"package.module:Class"`` or ``"file.py:Class"``
+(``docs/own-body.md``)."""
 
 from __future__ import annotations
 
@@ -34,6 +24,7 @@ __all__ = [
     "class_records",
     "constructed",
     "constructor_fields",
+    "described",
     "is_class_path",
     "load_class",
     "name_or_class",
@@ -154,7 +145,7 @@ def _source(cls: type) -> tuple[str, str]:
         return "", ""
 
 
-def load_class(key: str, value: str, base: type, expected: str) -> type:
+def load_class(key: str, value: str, base: type | tuple[type, ...], expected: str) -> type:
     """The class ``value`` names (``"package.module:Class"`` or ``"file.py:Class"``), which must be a concrete
     subclass of ``base``; else a :class:`~regcontact.studies.config.ConfigError` of ``key`` saying ``expected`` and
     what went wrong (a module or file not found, an import that raised, no such class, another class)."""
@@ -172,7 +163,7 @@ def load_class(key: str, value: str, base: type, expected: str) -> type:
     if found is None:
         raise cfg.ConfigError(key, value, f"{expected}; {where} has no {name!r}")
     if not (isinstance(found, type) and issubclass(found, base)):
-        raise cfg.ConfigError(key, value, f"{expected}; {name} is {_described(found)}")
+        raise cfg.ConfigError(key, value, f"{expected}; {name} is {described(found)}")
     if inspect.isabstract(found):
         missing = ", ".join(sorted(getattr(found, "__abstractmethods__", ())))
         raise cfg.ConfigError(key, value, f"{expected}; {name} is abstract (it does not define {missing})")
@@ -181,7 +172,8 @@ def load_class(key: str, value: str, base: type, expected: str) -> type:
     return found
 
 
-def _described(thing: Any) -> str:
+def described(thing: Any) -> str:
+    """``a class derived from A, B``, or ``a T, not a class``: what a value named as a class turned out to be."""
     if isinstance(thing, type):
         return f"a class derived from {', '.join(base.__name__ for base in thing.__mro__[1:-1]) or 'object'}"
     return f"a {type(thing).__name__}, not a class"

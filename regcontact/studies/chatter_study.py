@@ -1,27 +1,13 @@
-"""Forward chatter: a contact bouncing to rest, the compliant model at a sweep of α against the rigid sequence and
-its accumulation (Zeno) point.
-
-One contact in Champneys' contact-space form (``[system] kind = "reduced_single_contact"``: free accelerations
-``a``, ``b < 0``, Delassus entries ``A, B, C``, ``μ``) starts at touch-down, approaching. The compliant contact is a
-clipped Kelvin–Voigt law at a fixed damping ratio ``ζ`` (``k ∝ α``, ``γ ∝ √α``) with viscous-limited Coulomb
-friction ``γ_t = c_t α^e``; its limit impact law (:func:`~regcontact.rigid.limit_law`) is the rigid
-impact law here, so the rigid run is the bounce map of that law and Eq. 28's free flights
-(:func:`~regcontact.rigid.chatter_sequence`), which accumulates at the Zeno time ``t_∞``: a rigid
-integration stops there. The compliant runs (one jitted ``vmap`` over α, sampled on ``horizon.samples`` points)
-pass it. A clipped Kelvin–Voigt law brakes before the gap closes, so each run starts that long before the first
-touch-down (:func:`~regcontact.rigid.touchdown_lead`, ``τ₀ α^(−1/2)``) and its times are read on the
-rigid clock. Per α: the touch-downs the run resolves, the time of the last one (after it the contact stays closed), its
-distance to ``t_∞``, the largest difference of the first touch-down times from the rigid ones, and the slip at
-``t_∞`` against the rigid sequence's limit slip.
-"""
+"""The ``chatter`` study kind: a contact bouncing to rest, the compliant model at a sweep of α against the rigid
+sequence and its accumulation (Zeno) point (``docs/results.md``)."""
 
 from __future__ import annotations
 
 import functools
 import math
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -37,16 +23,23 @@ from regcontact.rigid import (
     touchdown_lead,
 )
 from regcontact.studies import config as cfg
+from regcontact.studies._study_kind import AbstractStudyKind, Estimate
 from regcontact.studies.study_result import StudyResult
+from regcontact.studies.study_size import BASE_BYTES, SAMPLE_BYTES, STARTUP_S, DeviceSet, lengths, rtol_factor
 from regcontact.studies.system_config import START_FIELDS, kind_fields, system_from_config
 
-__all__ = ["KIND", "TABLE_COLUMNS", "check", "contact_model", "rigid_sequence", "run", "schema"]
+__all__ = ["ChatterStudy", "contact_model", "rigid_sequence"]
 
-KIND = "chatter"
+# From the shipped study's cold runs (its results.json timings, load factor about 2).
+CHATTER_RIGID_S = 4.0
+CHATTER_COMPILE_S = 4.0
+CHATTER_RUN_S = 0.15
+
+_KIND = "chatter"
 #: The first touch-downs whose times are compared with the rigid ones.
 COMPARED_TOUCHDOWNS = 5
 
-TABLE_COLUMNS = [
+_TABLE_COLUMNS = [
     "alpha",
     "touchdowns",
     "last_touchdown",
@@ -59,10 +52,10 @@ TABLE_COLUMNS = [
 ]
 
 
-def schema(raw: dict[str, Any]) -> dict[str, Any]:
+def _schema(raw: dict[str, Any]) -> dict[str, Any]:
     del raw
     return {
-        "study": cfg.study_fields(KIND),
+        "study": cfg.study_fields(_KIND),
         "system": {k: f for k, f in kind_fields("reduced_single_contact").items() if k not in START_FIELDS},
         "horizon": {
             "t_end": cfg.Field(cfg.positive, cfg.REQUIRED, "end time of the compliant runs (past the Zeno time)"),
@@ -120,7 +113,7 @@ def _rigid_sequence(values: tuple[float, ...]) -> ChatterSequence:
     return chatter_sequence(system["a"], system["b"], impact, system["slip0"], system["normal_velocity0"])
 
 
-def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
+def _check(config: dict[str, Any], overridden: list[str]) -> list[str]:
     del overridden
     system = config["system"]
     if not system["b"] < 0:
@@ -190,7 +183,7 @@ def _compliant_runs(config: dict[str, Any], grid: NDArray) -> tuple[dict[str, ND
     return data, {"compliant_compile_s": compile_s, "compliant_run_s": run_s}
 
 
-def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
+def _run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
     from regcontact.compliant.simulate import SOLVER_STATUSES
 
     progress("rigid chatter sequence (the compliant model's limit impact law)")
@@ -232,7 +225,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
     ]
     return StudyResult(
         name=config["study"]["name"],
-        kind=KIND,
+        kind=_KIND,
         rows=rows,
         references={
             "rigid": {
@@ -247,3 +240,39 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
         failures=failures,
         summary=summary,
     )
+
+
+def _estimate(config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
+    del devices  # one jitted vmap over α
+    (alphas,) = lengths(config, "compliant.alpha")
+    samples = config["horizon"]["samples"]
+    phases = {
+        "start": STARTUP_S,
+        "rigid sequence": CHATTER_RIGID_S,
+        "compile": CHATTER_COMPILE_S,
+        "solve": alphas * CHATTER_RUN_S * rtol_factor(config["compliant"]["rtol"]),
+    }
+    memory = BASE_BYTES + alphas * samples * SAMPLE_BYTES
+    return Estimate(alphas, f"{alphas} α, {samples:,} samples each", memory, phases)
+
+
+@final
+class ChatterStudy(AbstractStudyKind):
+    """``kind = "chatter"``: one reduced contact from touch-down, a clipped Kelvin–Voigt law at a sweep of α against
+    the rigid bounce sequence of its limit law: the touch-downs resolved, the last one's distance to the Zeno time,
+    the touch-down times' error and the slip at the Zeno time."""
+
+    NAME = _KIND
+    TABLE_COLUMNS = _TABLE_COLUMNS
+
+    def schema(self, raw: dict[str, Any]) -> dict[str, Any]:
+        return _schema(raw)
+
+    def check(self, config: dict[str, Any], overridden: list[str]) -> list[str]:
+        return _check(config, overridden)
+
+    def estimate(self, config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
+        return _estimate(config, devices)
+
+    def run(self, config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
+        return _run(config, progress)

@@ -1,17 +1,5 @@
-"""A sweep's finished chunks, kept on disk as they come: an interrupted study loses nothing and resumes.
-
-The chunks live in ``<out>/chunks/``: ``study.json`` names the study they belong to (its identity: a hash of the
-resolved config and the package version; the chunk size; the case count), and ``chunk-<first case>.pkl`` holds
-one chunk's runs (host arrays) behind a first line that names the study too (``regcontact chunk <identity>``), so
-that a chunk is checked by itself, wherever it came from (another run that wrote into the same folder, a file
-copied in). Each file is written to a temporary name, flushed to the disk and renamed: a chunk is there whole or
-not at all, whatever stops the process (Ctrl-C, SIGTERM, SIGKILL, a full disk). A run on the same folder takes
-the chunks of the same study and solves only the others; a folder holding anything of another study (a changed
-config or package version) is refused unless the caller discards it.
-
-Every count said (:meth:`ChunkCheckpoints.summary`) is read off the disk: the chunk files of this study that are
-there now, and the chunk size and case count of ``study.json`` where the sweep has not started yet.
-"""
+"""A sweep's finished chunks, kept on disk as they come: an interrupted study loses nothing and resumes
+(``docs/cluster.md``)."""
 
 from __future__ import annotations
 

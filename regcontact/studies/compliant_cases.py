@@ -19,8 +19,8 @@ from regcontact.compliant.simulate import Case, Controls
 from regcontact.compliant.termination import effective_normal_mass, window_expectation
 from regcontact.contact import ContactModel, law_exponents
 from regcontact.studies import config as cfg
+from regcontact.studies._law_config import friction_law_class, normal_law_class
 from regcontact.studies.compliant_sweep import CompliantSweep
-from regcontact.studies.law_config import friction_law_class, normal_law_class
 from regcontact.studies.sweep_plan import ALPHA, column_name
 from regcontact.studies.system_config import START_FIELDS, initial_penetration, systems_from_config
 from regcontact.systems.system import AbstractSystem

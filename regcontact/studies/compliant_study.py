@@ -1,44 +1,59 @@
-"""The compliant study kind: sweep α (and any other sweepable key) towards the rigid limit.
-
-Each case integrates its system from its initial state with the compliant contact at stiffness multiplier α until
-the run's termination rule, and sets the force integrals ``∫λ_n dt, ∫λ_t dt`` beside the rigid predictions for
-the same system: the impulse-velocity LCP (Preclik Sec. 3), at a landing the contact model's own limit impact law
-(:mod:`~regcontact.studies.compliant_limit_reference`) and, where asked, the time-stepping LCP (Sec. 4). All
-cases run in one vmapped, jitted call (chunked).
-
-The config is read once, into a :class:`~regcontact.studies.compliant_sweep.CompliantSweep`; its schema and
-cross-field rules are :mod:`~regcontact.studies.compliant_config`, the batch :mod:`~regcontact.studies.compliant_cases`,
-the rows :mod:`~regcontact.studies.compliant_columns`, the convergence entry
-:mod:`~regcontact.studies.compliant_convergence` and the printed lines :mod:`~regcontact.studies.compliant_text`.
+"""The compliant study kind (``compliant_sweep``): sweep α and any other sweepable key towards the rigid limit,
+every case in one vmapped, jitted solve run in chunks, set beside the rigid references (``docs/results.md``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+import math
+from collections.abc import Callable, Mapping
+from typing import Any, final
 
 import jax.tree_util as jtu
 import numpy as np
 
 from regcontact.compliant.devices import sweep_devices
 from regcontact.compliant.simulate import Case, CompliantRun, cost_order, lane_utilisation, sweep_chunk_size
+from regcontact.studies._compliant_columns import TABLE_COLUMNS, case_rows
+from regcontact.studies._compliant_config import KIND, check, schema
+from regcontact.studies._compliant_convergence import convergence, trend_steps
+from regcontact.studies._compliant_limit_reference import limit_references
+from regcontact.studies._compliant_text import axes_line, convergence_lines, failure_line
+from regcontact.studies._study_kind import AbstractStudyKind, Estimate
 from regcontact.studies.chunk_checkpoints import ChunkCheckpoints
 from regcontact.studies.compliant_cases import sweep_cases
-from regcontact.studies.compliant_columns import TABLE_COLUMNS, case_rows
-from regcontact.studies.compliant_config import KIND, check, schema
-from regcontact.studies.compliant_convergence import convergence, trend_steps
-from regcontact.studies.compliant_limit_reference import limit_references
 from regcontact.studies.compliant_sweep import CompliantSweep
-from regcontact.studies.compliant_text import axes_line, convergence_lines, failure_line
 from regcontact.studies.grid_dataset import GridAxis
 from regcontact.studies.study_result import StudyResult
+from regcontact.studies.study_size import (
+    BASE_BYTES,
+    HOST_BYTES_PER_CASE,
+    STARTUP_S,
+    DeviceSet,
+    rtol_factor,
+    solve_seconds,
+)
 from regcontact.studies.sweep_engines import AbstractSweepEngine, LocalEngine
-from regcontact.studies.sweep_plan import column_name
+from regcontact.studies.sweep_plan import column_name, plan_sweep
 
-__all__ = ["CHUNKED", "KIND", "TABLE_COLUMNS", "build_cases", "check", "run", "schema"]
+__all__ = ["CompliantSweepStudy", "build_cases"]
 
-#: Its ``run`` takes chunk checkpoints and a sweep engine (``regcontact run --resume``, ``--scheduler``).
-CHUNKED = True
+# Measured at a load factor of about 2.25 (load average 4.5 on 2 cores): a cold compile of the vmapped solve
+# 28.5 s; 256 cases in chunks of 64 on 2 host devices 1.17 s at rtol 1e-10 (226 steps a case), 0.80 s at 1e-8
+# (144), 0.51 s at 1e-6 (88). The rows, CSV, JSON and grid of 1e5 cases: 0.4 ms and 1.75 kB a case (peak RSS
+# 0.70 GB at 1e4 cases, 0.85 GB at 1e5).
+#: Seconds to compile a sweep's vmapped solve, by system kind (the shipped studies' compile times).
+COMPILE_S: dict[str, float] = {
+    "painleve_rod": 12.7,
+    "two_point_rod": 11.5,
+    "reduced_single_contact": 8.1,
+    "reduced_two_contact": 20.7,
+}
+#: Seconds of solving per case and CPU device at rtol 1e-10.
+SOLVE_S_PER_CASE_PER_CPU = 4.0e-3
+#: Seconds of host work per case: the batch, the rows, the files.
+HOST_S_PER_CASE = 0.18e-3
+#: Seconds of the rigid references per distinct system (impulse-velocity LCP, time-stepping steps).
+REFERENCE_S_PER_SYSTEM = 2e-3
 
 
 def build_cases(config: dict[str, Any]) -> tuple[list[dict[str, Any]], Case]:
@@ -47,18 +62,14 @@ def build_cases(config: dict[str, Any]) -> tuple[list[dict[str, Any]], Case]:
     return [sweep.label(i) for i in range(sweep.size)], sweep_cases(sweep).cases
 
 
-def run(
+def _run(
     config: dict[str, Any],
     progress: Callable[[str], None] = lambda message: None,
     checkpoints: ChunkCheckpoints | None = None,
     engine: AbstractSweepEngine | None = None,
     announce_above: int | None = None,
 ) -> StudyResult:
-    """Run the sweep and return its table, references, solver statistics and timings.
-
-    ``checkpoints`` keeps each solved chunk on disk and supplies the chunks a former run of the same study
-    kept; ``engine`` solves the chunks (default: here, :class:`LocalEngine`; or on a Dask cluster); with
-    ``announce_above`` cases or more, the pace of the first chunk and the time the sweep will take are said."""
+    """The sweep's table, references, solver statistics and timings (:meth:`CompliantSweepStudy.run`)."""
     sweep = CompliantSweep.from_config(config)
     batch = sweep_cases(sweep)
     progress(axes_line(sweep.plan, len(batch.system_tables)))
@@ -132,3 +143,100 @@ def run(
             for axis in sweep.plan.axes
         ],
     )
+
+
+def _estimate(config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
+    plan = plan_sweep(config)
+    cases = plan.size
+    systems = math.prod(axis.length for axis in plan.axes if any(key.startswith("system.") for key in axis.keys))
+    detail = " × ".join(f"{axis.length:,} {column_name(axis.keys[0])}" for axis in plan.axes)
+    detail += f", {systems:,} distinct system" + ("s" if systems > 1 else "")
+    a = plan.axis_of("solver.rtol")
+    rtol = config["solver"]["rtol"] if a is None else min(plan.axes[a].values[plan.axes[a].keys.index("solver.rtol")])
+    references = config["references"]
+    per_system = REFERENCE_S_PER_SYSTEM * (1 + len(references["time_stepping_dt"]))
+    phases = {
+        "start": STARTUP_S,
+        "compile": COMPILE_S.get(config["system"]["kind"], max(COMPILE_S.values())),
+        "references": systems * per_system,
+        "solve": solve_seconds(cases, SOLVE_S_PER_CASE_PER_CPU * rtol_factor(rtol), devices),
+        "rows": cases * HOST_S_PER_CASE,
+    }
+    return Estimate(cases, detail, BASE_BYTES + cases * HOST_BYTES_PER_CASE, phases)
+
+
+def _bytes_per_case(config: dict[str, Any]) -> int:
+    """Device memory one case of a vmapped Radau solve takes, as :func:`~regcontact.compliant.simulate.case_bytes`
+    estimates it (four ``3d × 3d`` Newton matrices, ``d`` the state size), for the sweep's first system."""
+    import jax
+
+    from regcontact.compliant.dynamics import initial_state
+    from regcontact.studies.system_config import system_from_config
+
+    system = system_from_config(CompliantSweep.from_config(config).system_table(0))
+    state_size = jax.eval_shape(lambda system: initial_state(system).flat, system).size
+    return 4 * 8 * (3 * state_size) ** 2
+
+
+def _chunk_lines(config: dict[str, Any]) -> list[str]:
+    """How the cases are cut into chunks, and the devices that would solve them: counted, never built."""
+    from regcontact.compliant.devices import automatic_chunk_size, describe_devices
+
+    devices = sweep_devices()
+    total = plan_sweep(config).size
+    count = len(devices)
+    given = config["sweep"]["chunk_size"]
+    if given is None:
+        chunk = automatic_chunk_size(total, devices, _bytes_per_case(config))
+    else:
+        chunk = given
+    chunk = count * math.ceil(min(chunk, total) / count)
+    return [
+        f"chunks: {math.ceil(total / chunk):,} of {chunk:,} cases" + ("" if given else " (chosen from the devices)"),
+        f"devices: {describe_devices(devices)}",
+    ]
+
+
+@final
+class CompliantSweepStudy(AbstractStudyKind):
+    """``kind = "compliant_sweep"``: each case integrates its system with the compliant contact at stiffness
+    multiplier α until its termination rule, and sets ``∫λ_n dt, ∫λ_t dt`` beside the rigid predictions for the
+    same system (the impulse-velocity LCP, at a landing the contact model's own limit impact law, where asked the
+    time-stepping LCP). Its cases run in chunks, here or on a Dask cluster."""
+
+    NAME = KIND
+    TABLE_COLUMNS = TABLE_COLUMNS
+    CHUNKED = True
+
+    def schema(self, raw: dict[str, Any]) -> dict[str, Any]:
+        return schema(raw)
+
+    def check(self, config: dict[str, Any], overridden: list[str]) -> list[str]:
+        return check(config, overridden)
+
+    def estimate(self, config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
+        return _estimate(config, devices)
+
+    def run(
+        self,
+        config: dict[str, Any],
+        progress: Callable[[str], None] = lambda message: None,
+        checkpoints: ChunkCheckpoints | None = None,
+        engine: AbstractSweepEngine | None = None,
+        announce_above: int | None = None,
+    ) -> StudyResult:
+        """Run the sweep and return its table, references, solver statistics and timings.
+
+        Args:
+            config: the validated config.
+            progress: receives progress lines.
+            checkpoints: keeps each solved chunk on disk and supplies the chunks a former run of the same study
+                kept.
+            engine: solves the chunks (default: here, :class:`LocalEngine`; or on a Dask cluster).
+            announce_above: with this many cases or more, the pace of the first chunk and the time the sweep will
+                take are said.
+        """
+        return _run(config, progress, checkpoints, engine, announce_above)
+
+    def check_lines(self, config: dict[str, Any]) -> list[str]:
+        return _chunk_lines(config)

@@ -1,11 +1,5 @@
-"""A compliant study made once from its validated config: what it solves, how, and each key's value per case.
-
-:class:`CompliantSweep` is what the rest of a compliant study reads instead of the config: the ``[system]`` and
-``[contact]`` tables, the solver's compiled settings, the references to compute, the paper's values, the axes of
-``[sweep]`` (:class:`~regcontact.studies.sweep_plan.SweepPlan`) and every sweepable key's single value. A key's
-value per case — its swept values, or its single value for every case — is :meth:`CompliantSweep.per_case`,
-the one place that choice is made.
-"""
+"""A compliant study made once from its validated config: what it solves, how, and each key's value per case
+(``docs/results.md``)."""
 
 from __future__ import annotations
 

@@ -1,14 +1,5 @@
-"""Study configuration: TOML files, ``--set`` overrides, and validation against a declared schema.
-
-A schema is a nested dict whose leaves are :class:`Field`s. Validation walks the raw TOML tables, rejects
-unknown keys, parses every value with its field's parser and fills in defaults; a :class:`TableRule` in a table
-checks its keys together. Every problem is a :class:`ConfigError` naming the dotted key, the offending value and
-what was expected, so the CLI can print one line and stop before anything runs or is written.
-
-The numeric parsers apply the rules of :mod:`regcontact._argument_checks`, the ones the Python API's constructors
-apply (:func:`ruled`: a key of a system is parsed with the rule its class declares for the argument), so the CLI
-and the API refuse the same values in the same words.
-"""
+"""Study configuration: TOML files, ``--set`` overrides, and validation against a declared schema
+(``docs/results.md``)."""
 
 from __future__ import annotations
 

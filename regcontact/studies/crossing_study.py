@@ -1,37 +1,32 @@
-"""Beyond the 3D crossing: a slipping spatial contact crosses ``p(ϕ) = 0`` away from the G-spot (Champneys &
-Várkonyi Sec. 7), and the compliant model is run through the crossing for a list of α (``docs/spatial_contact.md``).
-
-``[system] kind = "spatial_rod"`` gives the body and its start, which must slip. The rigid slip from the start
-(:func:`~regcontact.rigid.crossing_reference`) must reach the crossing (``t*``, ``b`` there, the
-slip's force integrals) and gives the rigid impact without collision there (Darboux–Keller with ``r = 0``:
-:func:`~regcontact.rigid.crossing_impact`). The compliant runs, one jitted vmap over α
-(:func:`~regcontact.passages.pass_crossing`), start on the slip's load and run to ``t* + window``
-without a lift-off event; per run (:func:`~regcontact.passages.classify_crossing`) the outcome of the
-impulse, the excess impulse at ``t* + Δ`` (``Δ``: five contact times) and its distance to the IWC's, the
-velocities' distance to the IWC's ``v⁺``, the largest gap after the impulse (a bounce) and the slip at the end.
-The order in α of each distance is fitted (:func:`~regcontact.convergence.fit_order`, over the last three decades).
-"""
+"""The ``spatial_crossing`` study kind: a slipping spatial contact crossing ``p(ϕ) = 0`` away from the G-spot, run
+through the crossing by the compliant model for a list of α (``docs/spatial_contact.md``)."""
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, final
 
 import numpy as np
 
 from regcontact.convergence import MIN_ORDER, fit_order
 from regcontact.studies import config as cfg
-from regcontact.studies.spatial_system_config import spatial_kind_fields, spatial_system_from_config
+from regcontact.studies._study_kind import AbstractStudyKind, Estimate
 from regcontact.studies.study_result import StudyResult
-from regcontact.studies.system_config import spatial_system_kind
+from regcontact.studies.study_size import BASE_BYTES, SAMPLE_BYTES, STARTUP_S, DeviceSet, lengths
+from regcontact.studies.system_config import kind_fields, spatial_system_from_config, system_kind
 
-__all__ = ["KIND", "TABLE_COLUMNS", "check", "reference", "run", "schema"]
+__all__ = ["SpatialCrossingStudy", "reference"]
 
-KIND = "spatial_crossing"
+# From the shipped study's cold runs (its results.json timings, load factor about 2).
+CROSSING_RIGID_S = 12.0
+CROSSING_COMPILE_S = 8.0
+CROSSING_RUN_S = 0.3
 
-TABLE_COLUMNS = [
+_KIND = "spatial_crossing"
+
+_TABLE_COLUMNS = [
     "alpha",
     "outcome",
     "excess_impulse_n",
@@ -48,12 +43,12 @@ TABLE_COLUMNS = [
 FITTED = ("impulse_error", "velocity_error", "bounce")
 
 
-def schema(raw: dict[str, Any]) -> dict[str, Any]:
+def _schema(raw: dict[str, Any]) -> dict[str, Any]:
     from regcontact.contact.normal_laws import NORMAL_LAWS
 
     return {
-        "study": cfg.study_fields(KIND),
-        "system": spatial_kind_fields(spatial_system_kind(raw)),
+        "study": cfg.study_fields(_KIND),
+        "system": kind_fields(system_kind(raw, spatial=True)),
         "compliant": {
             "alpha": cfg.Field(
                 cfg.increasing(cfg.values_of(cfg.positive, "α > 0")),
@@ -90,7 +85,7 @@ def reference(config: dict[str, Any]):
         ) from None
 
 
-def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
+def _check(config: dict[str, Any], overridden: list[str]) -> list[str]:
     del overridden
     _, found = reference(config)
     if not bool(found.impact.stick_in_cone):
@@ -120,7 +115,7 @@ def _reference_entry(system, found) -> dict[str, Any]:
     }
 
 
-def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
+def _run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
     from regcontact.contact import ContactModel, ViscousCoulomb
     from regcontact.contact.normal_laws import NORMAL_LAWS
     from regcontact.passages import classify_crossing, pass_crossing
@@ -209,7 +204,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
     )
     return StudyResult(
         name=config["study"]["name"],
-        kind=KIND,
+        kind=_KIND,
         rows=rows,
         references={"rigid": entry},
         timings=timings,
@@ -223,3 +218,38 @@ def _outcomes_line(alpha: np.ndarray, outcomes: list[str]) -> str:
     if len(set(outcomes)) == 1:
         return f"compliant: {outcomes[0]} at every α ({alpha[0]:g} … {alpha[-1]:g})"
     return "compliant: the outcome changes with α: " + ", ".join(f"{o} at {a:g}" for a, o in zip(alpha, outcomes))
+
+
+def _estimate(config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
+    del devices
+    (alphas,) = lengths(config, "compliant.alpha")
+    phases = {
+        "start": STARTUP_S,
+        "rigid slip": CROSSING_RIGID_S,
+        "compile": CROSSING_COMPILE_S,
+        "solve": alphas * CROSSING_RUN_S,
+    }
+    memory = BASE_BYTES + alphas * config["compliant"]["samples"] * SAMPLE_BYTES
+    return Estimate(alphas, f"{alphas} α", memory, phases)
+
+
+@final
+class SpatialCrossingStudy(AbstractStudyKind):
+    """``kind = "spatial_crossing"``: the rigid slip of a spatial rod to its crossing and the impact without collision
+    there, against compliant runs through the crossing at a sweep of α: each run's outcome, its distances to the
+    rigid impulse and velocities, and their orders in α."""
+
+    NAME = _KIND
+    TABLE_COLUMNS = _TABLE_COLUMNS
+
+    def schema(self, raw: dict[str, Any]) -> dict[str, Any]:
+        return _schema(raw)
+
+    def check(self, config: dict[str, Any], overridden: list[str]) -> list[str]:
+        return _check(config, overridden)
+
+    def estimate(self, config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
+        return _estimate(config, devices)
+
+    def run(self, config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
+        return _run(config, progress)

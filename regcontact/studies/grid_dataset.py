@@ -1,11 +1,5 @@
-"""A sweep's rows as an xarray Dataset: the swept keys as dimensions, every other column a variable on the grid.
-
-A map is then one ``xr.open_dataset("results.nc").sel(mu=1.5, method="nearest")`` away. Rows come in the grid's
-C order (:mod:`regcontact.studies.sweep_plan`), so each column is reshaped, not searched. A zipped axis is one
-dimension named after its first key; its other keys are coordinates along it. Written as NetCDF 3 by SciPy (no
-further library): blanks of failed runs are NaN in numbers and ``""`` in text, and a flag with blanks is a
-number (1, 0, NaN).
-"""
+"""A sweep's rows as an xarray Dataset: the swept keys as dimensions, every other column a variable on the grid
+(``docs/results.md``)."""
 
 from __future__ import annotations
 

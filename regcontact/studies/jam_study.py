@@ -1,39 +1,29 @@
-"""Beyond the dynamic jam: Painlevé rods whose rigid slip reaches a G-spot, run through it by the compliant model for
-a list of α and normal laws, and what follows the jam classified (``docs/dynamic_jam.md``).
-
-The rods (``[rods] cases``) are the ones :func:`~regcontact.rigid.search_jamming_rod` finds for the
-cases ``"G1"`` (``λ_N → ∞`` at the jam) and ``"G2"`` (``λ_N`` finite), and ``"system"``: the Painlevé rod of the
-``[system]`` table, whose rigid slip must jam. Per rod: the rigid slip to the G-spot
-(:func:`~regcontact.rigid.jam_reference`: ``t_jam``, the slip's force integrals, Eqs. 33–34's ``α₁, α₂,
-α₃`` there and the case they give) and the rigid jump into stick (``I*``). Per rod and normal law, one jitted vmap
-over α (:func:`~regcontact.passages.pass_jam`) started on the slip's load, and per run the outcome
-(:func:`~regcontact.passages.classify_passage`: jump into stick, impact in slip, lift-off, stays in contact,
-failed), the lag, the excess impulse beyond the rigid slip's and its distance to ``I*``.
-
-Per rod and law the summary says whether the outcome **settles** in α (the same at the last ``MIN_TAIL_POINTS`` α
-or more) and, for a settled jump into stick, the order in α at which ``|ΔP_n − I*|`` and the velocities approach
-the rigid jump (for a settled lift-off: at which the lag falls); it **converges** when that order is at least
-``MIN_ORDER`` and the distance falls at every step of the fit. An outcome that changes with α does not converge.
-Past a G2 jam the continuation is indeterminate and an outcome settled in one batch moves with perturbations at
-the level of round-off (``docs/dynamic_jam.md``): the summary says so.
-"""
+"""The ``dynamic_jam`` study kind: Painlevé rods whose rigid slip jams, run through the jam by the compliant model
+for a list of α and normal laws, and what follows the jam classified (``docs/dynamic_jam.md``)."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, final
 
 import numpy as np
 
 from regcontact.convergence import MIN_ORDER, MIN_TAIL_POINTS, fit_order
 from regcontact.studies import config as cfg
+from regcontact.studies._study_kind import AbstractStudyKind, Estimate
 from regcontact.studies.study_result import StudyResult
+from regcontact.studies.study_size import BASE_BYTES, SAMPLE_BYTES, STARTUP_S, DeviceSet, lengths
 from regcontact.studies.system_config import START_FIELDS, kind_fields, rod_from_config
 
-__all__ = ["CASES", "KIND", "TABLE_COLUMNS", "check", "run", "schema", "verdict"]
+__all__ = ["CASES", "DynamicJamStudy", "verdict"]
 
-KIND = "dynamic_jam"
+# From the shipped study's cold runs (its results.json timings, load factor about 2).
+JAM_RIGID_S = 9.0
+JAM_CALL_S = 8.0
+JAM_RUN_S = 0.1
+
+_KIND = "dynamic_jam"
 
 #: The rods a study can run: the searched G1 and G2 rods and the ``[system]`` table's rod.
 CASES = ("G1", "G2", "system")
@@ -50,7 +40,7 @@ INDETERMINATE = (
     "perturbations at the level of round-off"
 )
 
-TABLE_COLUMNS = [
+_TABLE_COLUMNS = [
     "rod",
     "law",
     "alpha",
@@ -65,7 +55,7 @@ TABLE_COLUMNS = [
 ]
 
 
-def schema(raw: dict[str, Any]) -> dict[str, Any]:
+def _schema(raw: dict[str, Any]) -> dict[str, Any]:
     from regcontact.contact.normal_laws import NORMAL_LAWS
 
     rods = raw.get("rods", {})
@@ -73,7 +63,7 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
     if isinstance(raw.get("system"), dict) and isinstance(cases, list) and "system" not in cases:
         raise cfg.ConfigError("rods.cases", cases, "a list with 'system' in it when a [system] table is given")
     return {
-        "study": cfg.study_fields(KIND),
+        "study": cfg.study_fields(_KIND),
         "rods": {
             "cases": cfg.Field(
                 cfg.list_of(cfg.choice(*CASES), 1, "rod names"),
@@ -106,7 +96,7 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
+def _check(config: dict[str, Any], overridden: list[str]) -> list[str]:
     del overridden
     for key, values in (
         ("rods.cases", config["rods"]["cases"]),
@@ -210,7 +200,7 @@ def _describe(case: str, law: str, found: dict[str, Any], alpha: np.ndarray, out
     return f"{head} {span}; {measure}: order {found['order']:.2f} over the last decades, {trend}"
 
 
-def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
+def _run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
     from regcontact.passages import classify_passage, pass_jam
 
     compliant = config["compliant"]
@@ -285,7 +275,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
             summary.append(_describe(case, law, found, alpha, outcomes))
     return StudyResult(
         name=config["study"]["name"],
-        kind=KIND,
+        kind=_KIND,
         rows=rows,
         references={"rigid": references},
         timings=timings,
@@ -293,3 +283,39 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
         summary=summary,
         extra={"convergence": convergence},
     )
+
+
+def _estimate(config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
+    del devices
+    rods, laws, alphas = lengths(config, "rods.cases", "compliant.normal_laws", "compliant.alpha")
+    cases = rods * laws * alphas
+    phases = {
+        "start": STARTUP_S,
+        "rigid slips": rods * JAM_RIGID_S,
+        "compile": rods * laws * JAM_CALL_S,
+        "solve": cases * JAM_RUN_S,
+    }
+    memory = BASE_BYTES + cases * config["compliant"]["samples"] * SAMPLE_BYTES
+    return Estimate(cases, f"{rods} rods × {laws} laws × {alphas} α", memory, phases)
+
+
+@final
+class DynamicJamStudy(AbstractStudyKind):
+    """``kind = "dynamic_jam"``: per rod (G1, G2, or the ``[system]`` rod) the rigid slip to its G-spot and the
+    rigid jump into stick; per rod and normal law a sweep of α through the jam, each run's outcome classified,
+    and whether the outcome settles and converges in α."""
+
+    NAME = _KIND
+    TABLE_COLUMNS = _TABLE_COLUMNS
+
+    def schema(self, raw: dict[str, Any]) -> dict[str, Any]:
+        return _schema(raw)
+
+    def check(self, config: dict[str, Any], overridden: list[str]) -> list[str]:
+        return _check(config, overridden)
+
+    def estimate(self, config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
+        return _estimate(config, devices)
+
+    def run(self, config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
+        return _run(config, progress)

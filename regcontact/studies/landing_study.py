@@ -1,42 +1,12 @@
-"""A convergence table for landings: random landings, the compliant model at a sweep of α, and the distance of its
-velocity after the impact to each of three rigid impact laws, with the fitted order.
-
-Each landing is a system at touch-down (every closed contact at ``g_n = 0``, at least one approaching) drawn from a
-seeded generator: a reduced single contact (random ``A, B, C``, ``μ``, free accelerations, slip and approach), the
-two-point rod on one end (tilted) or flat on both ends, with random ``μ`` and velocities; and a compliant model:
-
-- ``"preclik"``: Eq. 22, ``k_n = γ_n = α``, ``γ_t = c_t α^e`` with ``c_t`` log-uniform in [0.1, 10] and ``e`` 1
-  (friction viscous during the impact) or 1.5 (Coulomb's during it); restitution 0;
-- ``"kelvin_voigt"``: a clipped Kelvin–Voigt law with ``k ∝ α`` and ``γ ∝ √α`` (a fixed damping ratio ``ζ``,
-  uniform in [0.05, 0.8] at the first closed contact), ``γ_t ∝ α`` (Coulomb's during the impact) or ``∝ √α``
-  (viscous); the rigid laws get the law's frictionless restitution ``e(ζ)``.
-
-Every (landing, α) runs from the landing (started as long before touch-down as the law's forces set in above the
-ground, :func:`~regcontact.rigid.touchdown_lead`) for ``window`` time constants of the law's impact
-(its slowest normal rate at α, :meth:`~regcontact.rigid.LimitLaw.rates`), in one jitted ``vmap`` per
-group of one system class and one law class. The distance of the generalised velocity at the end to the rigid ``v⁺``
-of each law, over the incoming speed, is fitted for an order in α (:func:`~regcontact.convergence.fit_order`):
-
-- ``lcp``: the impulse-velocity LCP with Newton's ``e`` (the nearest of its solutions where it has several);
-- ``darboux_keller``: Coulomb friction during the impact, Poisson's ``r = e`` (refused, and left blank, for a
-  positive ``r`` at several contacts);
-- ``compliant_limit``: the limit law of the landing's own model (:func:`~regcontact.rigid.compliant_limit`).
-
-The finite forces act during the window too, so a law the model converges to is approached at order ``s`` (the
-impact scale ``α^(−s)``: 1 for ``"preclik"``, 1/2 for ``"kelvin_voigt"``), and a friction damping faster than the
-impact reaches Coulomb's law only as ``γ_n/γ_t``. A landing *converges to* a law when both the order fitted over the
-last three decades and the local order of the last decade are at least ``s/2`` (a law it does not converge to
-levels off at its offset: order 0), the distances at the accuracy the solves reach (below
-``1000 (rtol + atol/speed)``) left out of the fit; the laws *agree* when their ``v⁺`` differ by less than 1e-9 of
-the speed.
-"""
+"""The ``landing_table`` study kind: random landings, the compliant model at a sweep of α, and the distance of its
+velocity after the impact to three rigid impact laws, with the fitted order (``docs/results.md``)."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -54,13 +24,22 @@ from regcontact.rigid import (
     touchdown_lead,
 )
 from regcontact.studies import config as cfg
+from regcontact.studies._study_kind import AbstractStudyKind, Estimate
 from regcontact.studies.study_result import StudyResult
+from regcontact.studies.study_size import BASE_BYTES, HOST_BYTES_PER_CASE, STARTUP_S, DeviceSet, lengths, rtol_factor
 from regcontact.systems import ReducedSingleContact, TwoPointRod
 from regcontact.systems.system import AbstractSystem
 
-__all__ = ["IMPACT_REFERENCES", "KIND", "TABLE_COLUMNS", "Landing", "check", "draw_landings", "run", "schema"]
+__all__ = ["IMPACT_REFERENCES", "Landing", "LandingTableStudy", "draw_landings"]
 
-KIND = "landing_table"
+# 12 landings × 7 α at a load factor of about 2: rigid impact laws 9.7 s, 4 compilations 97 s, 84 runs 4.6 s on
+# one device; the whole cold run 142 s at a load factor of about 5 (the compilations' share taken between the two).
+LANDING_RIGID_S = 0.40
+LANDING_COMPILE_S = 7.0
+LANDING_RUN_S = 0.027
+LANDING_BYTES = 20e3
+
+_KIND = "landing_table"
 SYSTEMS = ("reduced_single_contact", "rod_on_one_end", "rod_flat")
 MODELS = ("preclik", "kelvin_voigt")
 #: The rigid impact laws each landing is compared with.
@@ -71,7 +50,7 @@ AGREE = 1e-9
 #: 1e-8 of the speed at rtol 1e-10, over the impact and the window) and carry no order.
 ACCURACY_FACTOR = 1000.0
 
-TABLE_COLUMNS = [
+_TABLE_COLUMNS = [
     "case",
     "system",
     "model",
@@ -90,10 +69,10 @@ TABLE_COLUMNS = [
 ]
 
 
-def schema(raw: dict[str, Any]) -> dict[str, Any]:
+def _schema(raw: dict[str, Any]) -> dict[str, Any]:
     del raw
     return {
-        "study": cfg.study_fields(KIND),
+        "study": cfg.study_fields(_KIND),
         "landings": {
             "count": cfg.Field(cfg.positive_int, 120, "number of random landings"),
             "seed": cfg.Field(cfg.positive_int, 1, "seed of the random landings"),
@@ -114,7 +93,7 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
+def _check(config: dict[str, Any], overridden: list[str]) -> list[str]:
     del overridden
     if len(config["compliant"]["alpha"]) < 3:
         raise cfg.ConfigError("compliant.alpha", config["compliant"]["alpha"], "at least three values (an order)")
@@ -305,7 +284,7 @@ def _distances(compliant: NDArray[np.float64], references: list[NDArray[np.float
     return np.min([np.abs(compliant[:, : ref.size] - ref).max(axis=1) for ref in references], axis=0) / speed
 
 
-def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
+def _run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
     landings_config, compliant = config["landings"], config["compliant"]
     alphas = np.asarray(sorted(compliant["alpha"]), dtype=float)
     progress(f"drawing {landings_config['count']} landings")
@@ -355,7 +334,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
         details.append({"case": i, **{name: distances[name].tolist() for name in IMPACT_REFERENCES}})
     return StudyResult(
         name=config["study"]["name"],
-        kind=KIND,
+        kind=_KIND,
         rows=rows,
         references={"alpha": alphas.tolist(), "distances": details},
         timings=timings,
@@ -385,3 +364,42 @@ def _summary(rows: list[dict[str, Any]]) -> list[str]:
     limit = sum("compliant_limit" in r["converges_to"].split() for r in rows)
     lines.append(f"in all: {limit} of {total} landings converge to their model's compliant limit law")
     return lines
+
+
+def _estimate(config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
+    del devices  # one device: a jitted vmap per group
+    landings = config["landings"]
+    count, (alphas,) = landings["count"], lengths(config, "compliant.alpha")
+    classes = {"reduced_single_contact": "reduced", "rod_on_one_end": "rod", "rod_flat": "rod"}
+    groups = min(count, len({classes[name] for name in landings["systems"]}) * len(landings["models"]))
+    cases = count * alphas
+    phases = {
+        "start": STARTUP_S,
+        "rigid impact laws": count * LANDING_RIGID_S,
+        "compile": groups * LANDING_COMPILE_S,
+        "solve": cases * LANDING_RUN_S * rtol_factor(config["compliant"]["rtol"]),
+    }
+    memory = BASE_BYTES + count * LANDING_BYTES + cases * HOST_BYTES_PER_CASE
+    return Estimate(cases, f"{count:,} landings × {alphas} α", memory, phases)
+
+
+@final
+class LandingTableStudy(AbstractStudyKind):
+    """``kind = "landing_table"``: seeded random landings of three system classes under two compliant models; per
+    landing the distance of the velocity after the impact to the LCP's, Darboux–Keller's and the model's limit law's
+    ``v⁺``, fitted for an order in α, and which laws the landing converges to."""
+
+    NAME = _KIND
+    TABLE_COLUMNS = _TABLE_COLUMNS
+
+    def schema(self, raw: dict[str, Any]) -> dict[str, Any]:
+        return _schema(raw)
+
+    def check(self, config: dict[str, Any], overridden: list[str]) -> list[str]:
+        return _check(config, overridden)
+
+    def estimate(self, config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
+        return _estimate(config, devices)
+
+    def run(self, config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
+        return _run(config, progress)

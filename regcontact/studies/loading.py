@@ -1,26 +1,29 @@
-"""Load a study from a TOML file with ``--set`` overrides, validate it, and dispatch it to its kind.
-
-A study kind is a module with ``KIND``, ``schema(raw) -> schema``, ``check(config, overridden) -> notes``,
-``TABLE_COLUMNS`` and ``run(config, progress) -> StudyResult``. The ``[study] kind`` key picks it. Its size
-(:mod:`regcontact.studies.study_size`) is counted from the config once the schema has passed, and checked against
-the caller's limits before the kind's own check, which may build what the study will solve.
+"""Load a study from a TOML file with ``--set`` overrides, validate it, and hand it to its kind, picked by
+``[study] kind`` from :data:`STUDY_KINDS`. Its size is counted once the schema has passed and checked against the
+caller's limits before the kind's own check, which may build what the study will solve.
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
-import importlib
 import os
 import stat
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
+from regcontact.studies._study_kind import AbstractStudyKind
 from regcontact.studies._user_classes import study_folder
+from regcontact.studies.chatter_study import ChatterStudy
+from regcontact.studies.compliant_study import CompliantSweepStudy
 from regcontact.studies.config import ConfigError, apply_override, read_toml, validate
+from regcontact.studies.crossing_study import SpatialCrossingStudy
+from regcontact.studies.jam_study import DynamicJamStudy
+from regcontact.studies.landing_study import LandingTableStudy
+from regcontact.studies.rigid_study import RigidPainleveStudy
 from regcontact.studies.study_size import DeviceSet, SizeLimits, StudySize, study_size
+from regcontact.studies.trajectory_study import RigidTrajectoriesStudy
 
 #: The devices to size a study for: a :class:`DeviceSet`, or a callable that gives it (e.g. after starting JAX).
 Devices = DeviceSet | Callable[[], DeviceSet] | None
@@ -29,42 +32,49 @@ __all__ = [
     "MAX_CONFIG_BYTES",
     "STUDY_KINDS",
     "LoadedStudy",
+    "chunked_kinds",
     "load_config",
     "load_study",
     "read_study_file",
     "study_kind",
 ]
 
-#: The module of each study kind, by the name a config gives in ``[study] kind`` (the first is the default).
-#: A kind is imported when a config names it: the rigid study need not wait for the compliant solvers.
-STUDY_KINDS: dict[str, str] = {
-    "compliant_sweep": "regcontact.studies.compliant_study",
-    "rigid_painleve": "regcontact.studies.rigid_study",
-    "rigid_trajectories": "regcontact.studies.trajectory_study",
-    "landing_table": "regcontact.studies.landing_study",
-    "chatter": "regcontact.studies.chatter_study",
-    "dynamic_jam": "regcontact.studies.jam_study",
-    "spatial_crossing": "regcontact.studies.crossing_study",
+#: Each study kind's class, by the name a config gives in ``[study] kind`` (the first is the default). A new kind is
+#: one final subclass of :class:`~regcontact.studies.AbstractStudyKind` and one line here.
+STUDY_KINDS: dict[str, type[AbstractStudyKind]] = {
+    kind.NAME: kind
+    for kind in (
+        CompliantSweepStudy,
+        RigidPainleveStudy,
+        RigidTrajectoriesStudy,
+        LandingTableStudy,
+        ChatterStudy,
+        DynamicJamStudy,
+        SpatialCrossingStudy,
+    )
 }
 
 #: The largest CONFIG file read (a study's TOML is a few kB; anything this large is not one).
 MAX_CONFIG_BYTES = 16 * 2**20
 
 
-def study_kind(name: str) -> ModuleType:
-    """The module of the study kind ``name`` (a key of :data:`STUDY_KINDS`)."""
-    module = importlib.import_module(STUDY_KINDS[name])
-    assert module.KIND == name
-    return module
+def study_kind(name: str) -> AbstractStudyKind:
+    """The study kind ``name`` (a key of :data:`STUDY_KINDS`)."""
+    return STUDY_KINDS[name]()
+
+
+def chunked_kinds() -> list[str]:
+    """The names of the kinds whose sweep runs in chunks (the only ones ``--scheduler`` can run)."""
+    return [name for name, kind in STUDY_KINDS.items() if kind.CHUNKED]
 
 
 @dataclasses.dataclass(frozen=True)
 class LoadedStudy:
-    """A validated study: its resolved config, its kind's module, notes made while resolving it, and its size
-    (when the caller gave limits or devices to size it for)."""
+    """A validated study: its resolved config, its kind, notes made while resolving it, and its size (when the
+    caller gave limits or devices to size it for)."""
 
     config: dict[str, Any]
-    kind: ModuleType
+    kind: AbstractStudyKind
     notes: tuple[str, ...]
     size: StudySize | None = None
 
@@ -126,7 +136,7 @@ def load_study(
         on_size: receives the study's size as soon as it is known, before the kind's own check.
 
     Returns:
-        The validated config with every default filled in, the study kind's module, notes (e.g. that the
+        The validated config with every default filled in, the study kind, notes (e.g. that the
         paper's columns were dropped because an override changed the system) and, with ``limits`` or
         ``devices``, the study's size.
     """
@@ -165,7 +175,7 @@ def load_config(
     _check_name(config)
     size = None
     if limits is not None or devices is not None or on_size is not None:
-        size = study_size(kind_name, config, _device_set(devices))
+        size = study_size(kind, config, _device_set(devices))
         if on_size is not None:
             on_size(size)
         if limits is not None:

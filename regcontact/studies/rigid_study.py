@@ -1,15 +1,10 @@
-"""Every rigid solution of the Painlevé rod: Preclik & Rüde Secs. 2–4 and Appendix A, as a study.
-
-For each *setup* (the base ``[system]`` with some keys changed) the study solves the force-acceleration,
-impulse-velocity and time-stepping problems, lists all their solutions with their contact modes, and sets the
-paper's printed values beside them. It also measures the order at which the time-stepping solutions approach
-the impulse-velocity ones as δt → 0, and computes Appendix A's critical friction coefficient and angle.
-"""
+"""The ``rigid_painleve`` study kind: every rigid solution of the Painlevé rod (Preclik & Rüde Secs. 2–4 and
+Appendix A) beside the paper's values (``docs/results.md``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, final
 
 import numpy as np
 
@@ -26,16 +21,23 @@ from regcontact.rigid import (
 )
 from regcontact.rigid.lcp import CHECKED_MU
 from regcontact.studies import config as cfg
+from regcontact.studies._study_kind import AbstractStudyKind, Estimate
 from regcontact.studies.study_result import StudyResult
+from regcontact.studies.study_size import STARTUP_S, DeviceSet
 from regcontact.studies.system_config import START_FIELDS, SYSTEM_FIELDS, kind_fields, rod_from_config
 
-__all__ = ["KIND", "TABLE_COLUMNS", "check", "run", "schema"]
+__all__ = ["RigidPainleveStudy"]
 
-KIND = "rigid_painleve"
+#: Bytes the rigid study's process takes (peak RSS of small runs: 0.19 GB).
+RIGID_BASE_BYTES = 200e6
+#: Seconds of one setup's three rigid problems and its δt → 0 convergence.
+RIGID_SETUP_S = 0.8
+
+_KIND = "rigid_painleve"
 
 FORMULATIONS = ("force_acceleration", "impulse_velocity", "time_stepping")
 
-TABLE_COLUMNS = [
+_TABLE_COLUMNS = [
     "setup",
     "formulation",
     "dt",
@@ -51,7 +53,7 @@ TABLE_COLUMNS = [
 _PAIRS = cfg.list_of(cfg.list_of(cfg.finite, 2, "numbers", max_length=2), 0, "pairs [λ_n, λ_t]")
 
 
-def schema(raw: dict[str, Any]) -> dict[str, Any]:
+def _schema(raw: dict[str, Any]) -> dict[str, Any]:
     """The schema of a rigid study."""
     del raw
     overrides = {name: cfg.Field(field.parse, None, field.doc) for name, field in SYSTEM_FIELDS.items()}
@@ -63,7 +65,7 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
         },
     }
     return {
-        "study": cfg.study_fields(KIND),
+        "study": cfg.study_fields(_KIND),
         # how a compliant run starts (START_FIELDS) means nothing to the rigid problems
         "system": {key: field for key, field in kind_fields("painleve_rod").items() if key not in START_FIELDS},
         "setups": cfg.NamedTables(setup, 1, "e.g. [setups.no_force_solution] with label and system overrides"),
@@ -83,7 +85,7 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
+def _check(config: dict[str, Any], overridden: list[str]) -> list[str]:
     """Friction coefficients within the range every rigid formulation is checked over (``ConfigError`` beyond).
     Paper values describe the file's systems: dropped, with a note, when ``--set`` changes one."""
     mus = [("system.mu", config["system"]["mu"])]
@@ -145,7 +147,7 @@ def _rows(
     return rows, agrees
 
 
-def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
+def _run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
     """Solve every setup's three rigid problems; measure the δt → 0 order; compute Appendix A."""
     tolerance = 0.5 * 10.0 ** -config["paper"]["decimals"]
     dt = config["time_stepping"]["dt"]
@@ -200,9 +202,40 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
     )
     return StudyResult(
         name=config["study"]["name"],
-        kind=KIND,
+        kind=_KIND,
         rows=rows,
         references=references,
         failures=[f"disagrees with the paper: {line}" for line in disagreements],
         summary=summary,
     )
+
+
+def _estimate(config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
+    del devices
+    setups = len(config["setups"])
+    cases = 3 * setups
+    phases = {"start": STARTUP_S, "rigid problems": setups * RIGID_SETUP_S}
+    return Estimate(cases, f"{setups} setups × 3 formulations", RIGID_BASE_BYTES, phases)
+
+
+@final
+class RigidPainleveStudy(AbstractStudyKind):
+    """``kind = "rigid_painleve"``: for each setup (the base ``[system]`` with some keys changed), all solutions of the
+    force-acceleration, impulse-velocity and time-stepping problems with their contact modes, beside the paper's
+    printed values; the δt → 0 order of the time-stepping solutions; Appendix A's critical μ and angle."""
+
+    NAME = _KIND
+    TABLE_COLUMNS = _TABLE_COLUMNS
+    ON_DEVICES = False
+
+    def schema(self, raw: dict[str, Any]) -> dict[str, Any]:
+        return _schema(raw)
+
+    def check(self, config: dict[str, Any], overridden: list[str]) -> list[str]:
+        return _check(config, overridden)
+
+    def estimate(self, config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
+        return _estimate(config, devices)
+
+    def run(self, config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
+        return _run(config, progress)

@@ -1,16 +1,5 @@
-"""One run per output folder: an exclusive lock that a ``regcontact run`` holds on its ``--out`` for its whole life.
-
-The lock is ``flock`` on ``<out>/.regcontact.lock``, which holds who took it (pid, host, start time, config). The
-OS drops the lock when the process ends, however it ends (SIGKILL included), so a lock is never left behind: a
-file without a holder is taken over. A second run on the same folder finds the lock held and is refused in one
-line naming the first, before it does any work. Taking the lock is also the output folder's real test: the
-folder is created (with its parents) and a file written in it, so a folder where nothing can be written
-(``/proc``, a read-only mount) is refused here, not after the study has run.
-
-On NFS ``flock`` is emulated with POSIX locks by the client (Linux ≥ 2.6.12), which the server holds across
-machines; where a file system has no locks at all, taking the lock fails and the folder is refused (the chunk
-files still carry their study's identity: :mod:`regcontact.studies.chunk_checkpoints`).
-"""
+"""One run per output folder: an exclusive lock that a ``regcontact run`` holds on its ``--out`` for its whole life
+(``docs/cluster.md``)."""
 
 from __future__ import annotations
 

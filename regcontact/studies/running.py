@@ -48,11 +48,12 @@ class StudyRun:
 
 def run_loaded(loaded: LoadedStudy, progress: Callable[[str], None], **sweep_options: Any) -> StudyResult:
     """Run a loaded study, its notes said first and kept in the result, with its total time. ``sweep_options``
-    (``checkpoints``, ``engine``, ``announce_above``) go to a study kind whose sweep runs in chunks (``CHUNKED``)."""
+    (``checkpoints``, ``engine``, ``announce_above``) go to a study kind whose sweep runs in chunks
+    (:attr:`~regcontact.studies.AbstractStudyKind.CHUNKED`)."""
     for note in loaded.notes:
         progress(f"note: {note}")
     start = time.perf_counter()
-    options = sweep_options if getattr(loaded.kind, "CHUNKED", False) else {}
+    options = sweep_options if loaded.kind.CHUNKED else {}
     result = loaded.kind.run(loaded.config, progress=progress, **options)
     result.notes.extend(loaded.notes)
     result.timings["total_s"] = time.perf_counter() - start

@@ -1,11 +1,5 @@
-"""Where a sweep's chunks are solved: in this process on its own devices, or on the workers of a Dask cluster.
-
-Both engines cut the batch into the same chunks (the same first case, the same padding), hand each solved chunk
-to ``on_chunk`` as it comes back (to keep it on disk: :mod:`regcontact.studies.chunk_checkpoints`), skip the
-chunks given as ``done``, and return the runs in case order. A Dask worker solves its chunk with the same
-compiled, vmapped :func:`~regcontact.compliant.simulate.sweep` on its own devices (every core, or every GPU, of
-its machine); a worker that dies mid-chunk has the chunk solved again elsewhere (the scheduler's retries).
-"""
+"""Where a sweep's chunks are solved: in this process on its own devices, or on the workers of a Dask cluster
+(``docs/cluster.md``)."""
 
 from __future__ import annotations
 

@@ -1,17 +1,5 @@
-"""The ``[sweep]`` table of a compliant study: which config keys vary, along which axes, and the cases they make.
-
-Any numeric key of ``[system]``, of the contact laws (``[contact.normal]``, ``[contact.friction]`` and their
-``*_exponents``), the solver tolerances and the termination window can be swept. In ``[sweep]`` a swept key
-is written with its table path (TOML's dotted keys nest it), ``contact.normal.stiffness = [1.0, 2.0]``, and
-takes a list, or a range ``{linspace = [a, b, n]}`` / ``{logspace = [a, b, n]}``; each value is validated by
-the key's own parser, so a swept value gets the same one-line error as a single one. A system key may also be
-written bare (``mu = [...]`` is ``system.mu = [...]``).
-
-Every swept key is an axis of a Cartesian grid, except keys listed together in ``zip = [["k1", "k2"], ...]``:
-those vary together (equal lengths) along one axis. The cases are the grid's points in C order: axes in the
-order of the config's tables (system, contact, solver, termination) and ``alpha`` last, so that α varies
-fastest and a system's α-series is contiguous. A zipped axis sits where its first key would.
-"""
+"""The ``[sweep]`` table of a compliant study: which config keys vary, along which axes, and the cases they make
+(``docs/results.md``)."""
 
 from __future__ import annotations
 

@@ -1,25 +1,13 @@
-"""Systems in a study config: ``[system] kind = "…"`` picks one, and each kind has its own keys.
-
-==================  ============================================================================================
-``painleve_rod``    the rod of Preclik & Rüde with its lower end in contact (one contact; the default)
-``two_point_rod``   the same rod with both ends able to touch the ground (two contacts)
-``reduced_single_contact``  Champneys' contact-space form ``(a, b, A, B, C, μ)`` of one contact
-``reduced_two_contact``  the same for two contacts (Sec. 6): vectors ``a, b``, 2×2 ``A, B, C`` or ``p⁺``, ``μ`` each
-==================  ============================================================================================
-
-A key of another kind is an unknown key of this one: the config error names it and lists the kind's keys.
-
-A body of one's own is named by where its class lives, ``kind = "package.module:Class"`` or
-``kind = "bodies.py:Class"`` (a file beside the study): a subclass of
-:class:`~regcontact.systems.AbstractSystem` whose constructor's parameters are the table's keys
-(:func:`system_kind_of`, ``docs/own-body.md``).
+"""Systems in a study config: ``[system] kind = "…"`` picks one from :data:`SYSTEM_KINDS` (planar and spatial
+alike), or names a body of one's own by its class path (``docs/own-body.md``); each kind has its own keys.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 import jax
 import jax.tree_util as jtu
@@ -27,7 +15,6 @@ import numpy as np
 
 from regcontact._argument_checks import ArgumentError, check_argument
 from regcontact.studies import _user_classes as user, config as cfg
-from regcontact.studies.spatial_system_config import SPATIAL_SYSTEM_KINDS, spatial_system_kind_of
 from regcontact.systems._planar_rod import AbstractPlanarRod, check_slender_inertia
 from regcontact.systems.reduced_contact import ReducedSingleContact, check_inverse_mass
 from regcontact.systems.reduced_two_contact import (
@@ -38,11 +25,14 @@ from regcontact.systems.reduced_two_contact import (
     default_tangential,
 )
 from regcontact.systems.rod import PainleveRod
+from regcontact.systems.spatial_rod import SpatialRod, check_slip
+from regcontact.systems.spatial_system import AbstractSpatialSystem
 from regcontact.systems.system import AbstractSystem, check_system, checked_together, first_bad_system
 from regcontact.systems.two_point_rod import TwoPointRod
 
 __all__ = [
     "DEFAULT_KIND",
+    "SPATIAL_ROD_FIELDS",
     "SYSTEM_FIELDS",
     "SYSTEM_KINDS",
     "START_FIELDS",
@@ -50,7 +40,7 @@ __all__ = [
     "initial_penetration",
     "kind_fields",
     "rod_from_config",
-    "spatial_system_kind",
+    "spatial_system_from_config",
     "system_from_config",
     "system_kind",
     "system_kind_of",
@@ -58,7 +48,11 @@ __all__ = [
 ]
 
 
-def rule_of(system: type[AbstractSystem], key: str) -> cfg.Parser:
+#: A system of either side (one interface once planar and spatial systems share :class:`AbstractSystem`).
+AnySystem = AbstractSystem | AbstractSpatialSystem
+
+
+def rule_of(system: type[AnySystem], key: str) -> cfg.Parser:
     """The parser of a key that is an argument of ``system``'s constructor: the rule the class declares for it
     (``ARGUMENT_RULES``), so that the config and the constructor refuse the same values in the same words."""
     return cfg.ruled(system.ARGUMENT_RULES[key])
@@ -242,22 +236,76 @@ def _reduced_two_contact_from_config(system: dict[str, Any]) -> ReducedTwoContac
     return ReducedTwoContact(A=A, B=B, C=C, **{key: np.asarray(system[key], dtype=float) for key in keys})
 
 
+#: The 3D slender rod's keys (``docs/spatial_contact.md``), with :class:`~regcontact.systems.SpatialRod`'s defaults.
+SPATIAL_ROD_FIELDS: dict[str, cfg.Field] = {
+    "mass": cfg.Field(rule_of(SpatialRod, "mass"), 1.0, "rod mass m > 0"),
+    "half_length": cfg.Field(
+        rule_of(SpatialRod, "half_length"), 1.0, "half-length l > 0: centre of mass to the contact end (the paper's l)"
+    ),
+    "gyration": cfg.Field(
+        cfg.float_or_choice(rule_of(SpatialRod, "gyration"), "uniform"),
+        "uniform",
+        "radius of gyration ρ > 0 about a transverse axis, or 'uniform' (ρ = l/√3)",
+    ),
+    "gravity": cfg.Field(rule_of(SpatialRod, "gravity"), 1.0, "gravitational acceleration g"),
+    "mu": cfg.Field(rule_of(SpatialRod, "mu"), 1.0, "friction coefficient μ ≥ 0"),
+    "theta0": cfg.Field(rule_of(SpatialRod, "theta0"), math.pi / 3, "initial angle θ₀ of the rod to the plane (rad)"),
+    "psi0": cfg.Field(rule_of(SpatialRod, "psi0"), 0.0, "initial azimuth ψ₀ of the rod, centre to contact end (rad)"),
+    "slip0": cfg.Field(
+        cfg.list_of(rule_of(SpatialRod, "slip0"), 2, "numbers", 2),
+        [1.0, 0.0],
+        "initial slip (u₁, u₂) of the contact end, not zero",
+    ),
+    "theta_rate0": cfg.Field(rule_of(SpatialRod, "theta_rate0"), 0.0, "initial rate θ̇₀"),
+    "psi_rate0": cfg.Field(rule_of(SpatialRod, "psi_rate0"), 0.0, "initial rate ψ̇₀"),
+}
+
+
+def _spatial_rod_rules(system: dict[str, Any]) -> None:
+    """:class:`~regcontact.systems.SpatialRod`'s own rule across keys: a slip that is not zero
+    (:func:`~regcontact.systems.spatial_rod.check_slip`)."""
+    check_slip(system["slip0"])
+
+
+def _spatial_rod_from_config(system: dict[str, Any]) -> SpatialRod:
+    values = {key: value for key, value in system.items() if key != "kind"}
+    if isinstance(values["gyration"], str):  # "uniform"
+        values["gyration"] = None
+    return SpatialRod(**values)
+
+
 def _no_rules(system: dict[str, Any]) -> None:
     """A kind whose keys have no rule across them."""
 
 
 @dataclasses.dataclass(frozen=True)
 class SystemKind:
-    """A system kind of the config: its keys (besides ``kind``), how to build the system from them, and the
-    system's own rules across keys (``rules``: they raise :class:`~regcontact._argument_checks.ArgumentError`
-    naming the key, the words of the constructor)."""
+    """A system kind of the config: the class it builds, its keys (besides ``kind``), how to build the system from
+    them, and the system's own rules across keys (``rules``: they raise
+    :class:`~regcontact._argument_checks.ArgumentError` naming the key, the words of the constructor)."""
 
+    system_class: type[AnySystem]
     fields: Mapping[str, cfg.Field]
-    build: Callable[[dict[str, Any]], AbstractSystem]
+    build: Callable[[dict[str, Any]], AnySystem]
     doc: str
     rules: Callable[[dict[str, Any]], None] = _no_rules
     #: ``build`` works elementwise on arrays of numbers, giving a batch of systems (:func:`systems_from_config`).
     elementwise: bool = True
+
+    @property
+    def spatial(self) -> bool:
+        """Its contacts slip in a plane (a 2-vector slip): said by its class."""
+        return issubclass(self.system_class, AbstractSpatialSystem)
+
+    @property
+    def start_fields(self) -> Mapping[str, cfg.Field]:
+        """The keys of how a run of it starts (:data:`START_FIELDS`; none for a spatial kind)."""
+        return {} if self.spatial else START_FIELDS
+
+    @property
+    def expected(self) -> str:
+        """What a class named in ``system.kind`` of a study of this kind's side must be."""
+        return SPATIAL_CLASS if self.spatial else PLANAR_CLASS
 
     def check(self, system: dict[str, Any]) -> None:
         """The rules across keys of a validated ``[system]`` table, as a :class:`~regcontact.studies.config.
@@ -268,26 +316,39 @@ class SystemKind:
             raise cfg.ConfigError(f"system.{error.name}", error.value, error.expected) from None
 
 
-#: System kinds by their config name.
+#: System kinds by their config name, planar and spatial (a kind knows which it is from its class).
 SYSTEM_KINDS: dict[str, SystemKind] = {
     "painleve_rod": SystemKind(
-        SYSTEM_FIELDS, lambda system: rod_from_config(system), "the Painlevé rod, one contact", _rod_rules
+        PainleveRod, SYSTEM_FIELDS, lambda system: rod_from_config(system), "the Painlevé rod, one contact", _rod_rules
     ),
     "two_point_rod": SystemKind(
-        TWO_POINT_ROD_FIELDS, _two_point_rod_from_config, "the rod with both ends, two contacts", _rod_rules
+        TwoPointRod,
+        TWO_POINT_ROD_FIELDS,
+        _two_point_rod_from_config,
+        "the rod with both ends, two contacts",
+        _rod_rules,
     ),
     "reduced_single_contact": SystemKind(
+        ReducedSingleContact,
         REDUCED_SINGLE_CONTACT_FIELDS,
         lambda system: ReducedSingleContact(**{key: value for key, value in system.items() if key != "kind"}),
         "Champneys' contact-space form of one contact",
         _reduced_single_contact_rules,
     ),
     "reduced_two_contact": SystemKind(
+        ReducedTwoContact,
         REDUCED_TWO_CONTACT_FIELDS,
         _reduced_two_contact_from_config,
         "Champneys' contact-space form of two contacts (Sec. 6)",
         _reduced_two_contact_rules,
         elementwise=False,  # its blocks come from numpy's linear algebra, one system at a time
+    ),
+    "spatial_rod": SystemKind(
+        SpatialRod,
+        SPATIAL_ROD_FIELDS,
+        _spatial_rod_from_config,
+        "the slender 3D rod, one end on the plane",
+        _spatial_rod_rules,
     ),
 }
 
@@ -299,39 +360,31 @@ def _kind_name(raw: Mapping[str, Any], default: str) -> Any:
     return table.get("kind", default) if isinstance(table, Mapping) else default
 
 
-def system_kind(raw: Mapping[str, Any]) -> str:
-    """The ``[system] kind`` a raw config names (default ``painleve_rod``); ``ConfigError`` for an unknown one. A
-    class path comes back in its absolute form, its class loaded and checked (:func:`system_kind_of`)."""
-    name = _kind_name(raw, DEFAULT_KIND)
+def system_kind(raw: Mapping[str, Any], spatial: bool = False) -> str:
+    """The ``[system] kind`` a raw config names (default ``painleve_rod``, ``spatial_rod`` for a study of spatial
+    systems); ``ConfigError`` for an unknown one or one of the other side. A class path comes back in its absolute
+    form, its class loaded and checked (:func:`system_kind_of`)."""
+    name = _kind_name(raw, "spatial_rod" if spatial else DEFAULT_KIND)
+    expected = SPATIAL_CLASS if spatial else PLANAR_CLASS
     if user.is_class_path(name):
-        resolved = user.resolved_class_path("system.kind", name, PLANAR_CLASS)
-        system_kind_of(resolved, written=name)
+        resolved = user.resolved_class_path("system.kind", name, expected)
+        found = system_kind_of(resolved, written=name, expected=expected)
+        if found.spatial != spatial:
+            described = user.described(found.system_class)
+            raise cfg.ConfigError("system.kind", name, f"{expected}; {found.system_class.__name__} is {described}")
         return resolved
-    if not isinstance(name, str) or name not in SYSTEM_KINDS:
-        known = "one of " + ", ".join(repr(kind) for kind in SYSTEM_KINDS)
-        if isinstance(name, str) and name in SPATIAL_SYSTEM_KINDS:
-            known = f"a planar system kind, {known} ({name!r} is spatial: it runs in study.kind = 'spatial_crossing')"
-        raise cfg.ConfigError("system.kind", name, f"{known}, or {user.FORM}")
-    return name
-
-
-def spatial_system_kind(raw: Mapping[str, Any]) -> str:
-    """The ``[system] kind`` a raw spatial study names (default ``spatial_rod``); ``ConfigError`` for a planar or
-    unknown one. A class path comes back in its absolute form, its class loaded and checked."""
-    name = _kind_name(raw, "spatial_rod")
-    if user.is_class_path(name):
-        resolved = user.resolved_class_path("system.kind", name, "a spatial system class")
-        spatial_system_kind_of(resolved, written=name)
-        return resolved
-    if not isinstance(name, str) or name not in SPATIAL_SYSTEM_KINDS:
-        known = ", ".join(repr(kind) for kind in SPATIAL_SYSTEM_KINDS)
-        planar = (
-            f" ({name!r} is planar: it runs in the planar study kinds)"
-            if isinstance(name, str) and name in SYSTEM_KINDS
-            else ""
-        )
+    side = [kind for kind, found in SYSTEM_KINDS.items() if found.spatial == spatial]
+    if isinstance(name, str) and name in side:
+        return name
+    known = ", ".join(repr(kind) for kind in side)
+    other = isinstance(name, str) and name in SYSTEM_KINDS
+    if spatial:
+        planar = f" ({name!r} is planar: it runs in the planar study kinds)" if other else ""
         raise cfg.ConfigError("system.kind", name, f"a spatial system kind, one of {known}{planar}, or {user.FORM}")
-    return name
+    known = f"one of {known}"
+    if other:
+        known = f"a planar system kind, {known} ({name!r} is spatial: it runs in study.kind = 'spatial_crossing')"
+    raise cfg.ConfigError("system.kind", name, f"{known}, or {user.FORM}")
 
 
 #: Keys every kind has: how the run starts, not what the body is (so they never reach a system's builder).
@@ -348,20 +401,22 @@ START_FIELDS: dict[str, cfg.Field] = {
 RULES_ENTRY = "(rules across keys)"
 
 
-#: What a class named in ``system.kind`` of a planar study must be.
+#: What a class named in ``system.kind`` of a planar, and of a spatial, study must be.
 PLANAR_CLASS = "a subclass of regcontact.systems.AbstractSystem"
+SPATIAL_CLASS = "a subclass of regcontact.systems.AbstractSpatialSystem"
 
 
 #: The kinds made from classes named by path, by class (an edited file is a new class, so a new kind).
 _USER_KINDS: dict[type, SystemKind] = {}
 
 
-def _user_kind(cls: type[AbstractSystem], name: str) -> SystemKind:
+def _user_kind(cls: type[AnySystem], name: str) -> SystemKind:
     """The kind of a user's class: its constructor's parameters as keys, parsed by its ``ARGUMENT_RULES``; its
     rules across keys are its constructor's (the system built, not yet checked: the study checks it)."""
-    fields = user.constructor_fields("system.kind", name, cls, cls.ARGUMENT_RULES, reserved=("kind", *START_FIELDS))
+    start = () if issubclass(cls, AbstractSpatialSystem) else tuple(START_FIELDS)
+    fields = user.constructor_fields("system.kind", name, cls, cls.ARGUMENT_RULES, reserved=("kind", *start))
 
-    def build(table: dict[str, Any]) -> AbstractSystem:
+    def build(table: dict[str, Any]) -> AnySystem:
         return user.constructed(cls, {key: value for key, value in table.items() if key != "kind"})
 
     def rules(table: dict[str, Any]) -> None:
@@ -374,34 +429,31 @@ def _user_kind(cls: type[AbstractSystem], name: str) -> SystemKind:
                 raise ArgumentError("kind", table["kind"], f"a system that can be integrated ({error})") from None
 
     # Built one system at a time: a user's constructor need not work elementwise on arrays.
-    return SystemKind(fields, build, f"{cls.__name__} ({name})", rules, elementwise=False)
+    return SystemKind(cls, fields, build, f"{cls.__name__} ({name})", rules, elementwise=False)
 
 
-def system_kind_of(name: str, written: str | None = None) -> SystemKind:
-    """The kind a validated ``system.kind`` names: a built-in one, or the class at a class path (imported and
-    checked: a :class:`~regcontact.studies.config.ConfigError` naming ``written``, the value as the config gave it,
-    if it cannot be loaded or is no :class:`~regcontact.systems.AbstractSystem`)."""
+def system_kind_of(name: str, written: str | None = None, expected: str = PLANAR_CLASS) -> SystemKind:
+    """The kind a validated ``system.kind`` names, planar or spatial: a built-in one, or the class at a class path
+    (imported and checked: a :class:`~regcontact.studies.config.ConfigError` naming ``written``, the value as the
+    config gave it, and saying ``expected``, if it cannot be loaded or is no system class)."""
     if name in SYSTEM_KINDS:
         return SYSTEM_KINDS[name]
-    cls = user.load_class("system.kind", written or name, AbstractSystem, PLANAR_CLASS)
+    cls = user.load_class("system.kind", written or name, (AbstractSystem, AbstractSpatialSystem), expected)
     if cls not in _USER_KINDS:
         _USER_KINDS[cls] = _user_kind(cls, written or name)
     return _USER_KINDS[cls]
 
 
-def _kind_field(kind: str) -> cfg.Field:
-    """``kind``: its name, or the class path the config wrote (relative to the study file) that resolves to it."""
-    names = [] if user.is_class_path(kind) else [kind]
-    return cfg.Field(user.name_or_class("system.kind", names, PLANAR_CLASS), kind, f"the system kind, {kind!r}")
-
-
 def kind_fields(kind: str, across_keys: bool = True) -> dict[str, Any]:
-    """The ``[system]`` schema of a kind: ``kind``, the keys every kind has, the kind's own keys and (with
-    ``across_keys``) its rules across them, checked as the table is validated. A study that sweeps the system's
-    keys leaves them out and checks every system of its sweep instead."""
+    """The ``[system]`` schema of a kind: ``kind`` (its name, or the class path the config wrote, relative to the
+    study file), the keys of how a run starts (planar kinds), the kind's own keys and (with ``across_keys``) its
+    rules across them, checked as the table is validated. A study that sweeps the system's keys leaves them out
+    and checks every system of its sweep instead."""
     found = system_kind_of(kind)
+    names = [] if user.is_class_path(kind) else [kind]
+    field = cfg.Field(user.name_or_class("system.kind", names, found.expected), kind, f"the system kind, {kind!r}")
     rules = {RULES_ENTRY: cfg.TableRule(found.rules)} if across_keys else {}
-    return {"kind": _kind_field(kind), **START_FIELDS, **found.fields, **rules}
+    return {"kind": field, **found.start_fields, **found.fields, **rules}
 
 
 def initial_penetration(system: dict[str, Any], alpha: float) -> float:
@@ -422,11 +474,12 @@ def _built(kind: str, system: dict[str, Any], found: SystemKind | None = None) -
     matrix)."""
     found = found or system_kind_of(kind)
     try:
-        return found.build({key: value for key, value in system.items() if key not in START_FIELDS})
+        built = found.build({key: value for key, value in system.items() if key not in START_FIELDS})
     except ArgumentError as error:
         raise cfg.ConfigError(f"system.{error.name}", error.value, error.expected) from None
     except ValueError as error:
         raise cfg.ConfigError("system.kind", kind, f"a system that can be integrated ({error})") from None
+    return cast(AbstractSystem, built)  # a planar kind: the planar studies name only those
 
 
 def system_from_config(system: dict[str, Any]) -> AbstractSystem:
@@ -523,3 +576,17 @@ def systems_from_config(tables: list[dict[str, Any]]) -> AbstractSystem:
         index, problem = found
         raise cfg.ConfigError("system.kind", name, f"a system that can be integrated ({problem}{at(index)})")
     return batch
+
+
+def spatial_system_from_config(system: dict[str, Any]) -> AbstractSpatialSystem:
+    """The spatial system a validated ``[system]`` table describes, after its kind's check; the constructor's
+    refusal as a :class:`~regcontact.studies.config.ConfigError` (of the key it names, or of the kind)."""
+    kind = system_kind_of(system["kind"], expected=SPATIAL_CLASS)
+    kind.check(system)
+    try:
+        built = kind.build(system)
+    except ArgumentError as error:
+        raise cfg.ConfigError(f"system.{error.name}", error.value, error.expected) from None
+    except ValueError as error:
+        raise cfg.ConfigError("system.kind", system["kind"], f"a system that can be integrated ({error})") from None
+    return cast(AbstractSpatialSystem, built)  # a spatial kind: the spatial study names only those

@@ -1,41 +1,13 @@
-"""Whole-motion comparison (issue 12, point 2): the compliant model at a sweep of α, Moreau–Jean at a sweep of
-δt, optionally Gholami et al. at one velocity threshold, and the event-driven reference, on one time grid.
-
-For one system (any ``[system] kind``) every run is sampled on the common grid ``0, Δ, 2Δ, …, t_end``
-(``horizon.grid_dt``). The comparison uses only the grid points **outside the impulsive layers**: ``t ≥ t_skip``
-and not within ``impact_window`` of an impulsive event of the event-driven reference (impacts, impacts without
-collision at ``t > 0``). On those points, per run:
-
-- ``distance_q``, ``distance_v``: the max-norm over the grid and the coordinates of the difference to the
-  event-driven run (the reference);
-- the mode sequence per contact, run-length encoded (``T, S-``), and whether it equals the reference's;
-- event times from the mode changes (slip onset T→S, stick S→T, reversal S±→S∓, lift-off closed→F,
-  landing F→closed): exact for the event-driven run (segments start at events), the first step of the new
-  mode for time stepping (resolution δt), and for the compliant runs
-  :func:`~regcontact.compliant.modes.compliant_mode_events` (modes by
-  :func:`~regcontact.compliant.modes.compliant_modes`, the stick/slip rule of :mod:`regcontact.compliant.outcome`);
-- the impulses after ``t_skip`` (time, contact, size), read the same way off every run's interval impulses
-  (:mod:`regcontact.motion_events`), and the verdict: ``events_equal`` (modes and impulses are the reference's),
-  ``ok`` (it agrees: its event sequence is the reference's and the distances are within ``verdict.tolerance`` of
-  the reference's motion) and ``verdict`` (why not); ``solved`` says only that the run finished;
-- the observed orders of the distances in α and in δt: :func:`regcontact.convergence.fit_order` (the
-  least-squares line through ``log d`` over the last three decades, at least three points), with ``1/δt``
-  for the time steps, over the runs whose event sequence is the reference's only (the others are listed).
-
-The compliant model is Preclik's Eq. 22 at every contact (spring-damper ``k_n = γ_n = α``, viscous-limited
-Coulomb ``γ_t = c_t α^e``, ``c_t = compliant.friction_damping``, ``e = compliant.friction_damping_exponent``,
-by default 1 and 1); all its α run in one jitted ``vmap``. The rigid runs are numpy on the host; the event-driven
-reference resolves impacts by ``event_driven.impact_law`` (``"compliant_limit"``: the impact law of the compliant
-model above as α → ∞).
-"""
+"""The ``rigid_trajectories`` study kind: whole motions of one system, the compliant model at a sweep of α and the
+rigid time steppers against the event-driven reference, on one time grid (``docs/results.md``)."""
 
 from __future__ import annotations
 
 import dataclasses
 import functools
 import time
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, final
 
 import jax
 import jax.numpy as jnp
@@ -67,7 +39,9 @@ from regcontact.rigid import (
     moreau_jean,
 )
 from regcontact.studies import config as cfg
+from regcontact.studies._study_kind import AbstractStudyKind, Estimate
 from regcontact.studies.study_result import StudyResult
+from regcontact.studies.study_size import BASE_BYTES, SAMPLE_BYTES, STARTUP_S, DeviceSet, rtol_factor
 from regcontact.studies.system_config import (
     START_FIELDS,
     kind_fields,
@@ -77,11 +51,20 @@ from regcontact.studies.system_config import (
 )
 from regcontact.systems.system import AbstractSystem
 
-__all__ = ["KIND", "TABLE_COLUMNS", "Comparison", "SampledRun", "check", "compare", "run", "schema"]
+__all__ = ["Comparison", "RigidTrajectoriesStudy", "SampledRun", "compare"]
 
-KIND = "rigid_trajectories"
+# From the shipped study's cold runs (its results.json timings, load factor about 2).
+TRAJECTORY_COMPILE_S = 6.0
+TRAJECTORY_RUN_S = 0.1
+TRAJECTORY_EVENT_DRIVEN_S = 1.0
+#: Seconds per step of a rigid time stepper (Moreau–Jean, Gholami et al.: a small LCP on the host).
+RIGID_STEP_S = 0.4e-3
+#: Bytes kept per step of a rigid time stepper (state, impulses, modes).
+RIGID_STEP_BYTES = 300.0
 
-TABLE_COLUMNS = [
+_KIND = "rigid_trajectories"
+
+_TABLE_COLUMNS = [
     "run",
     "alpha",
     "dt",
@@ -99,12 +82,12 @@ TABLE_COLUMNS = [
 ]
 
 
-def schema(raw: dict[str, Any]) -> dict[str, Any]:
+def _schema(raw: dict[str, Any]) -> dict[str, Any]:
     """The schema of a whole-motion comparison; ``[system]`` is any kind's (without how a compliant run starts)."""
     kind = system_kind(raw)
     selection = cfg.choice(*SELECTION_RULES)
     return {
-        "study": cfg.study_fields(KIND),
+        "study": cfg.study_fields(_KIND),
         "system": {key: field for key, field in kind_fields(kind).items() if key not in START_FIELDS},
         "horizon": {
             "t_end": cfg.Field(cfg.positive, cfg.REQUIRED, "the end time of every run (> 0)"),
@@ -155,7 +138,7 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
+def _check(config: dict[str, Any], overridden: list[str]) -> list[str]:
     """The system's own cross-key check; a grid coarser than the horizon is refused."""
     del overridden
     system_kind_of(config["system"]["kind"]).check(config["system"])
@@ -329,16 +312,22 @@ def _event_error(events, reference) -> float | None:
     return max((abs(a[0] - b[0]) for a, b in zip(events, reference)), default=0.0)
 
 
-def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> Comparison:
-    """Run everything the config asks for and compare it with the event-driven run on the grid."""
-    system = system_from_config(config["system"])
-    horizon, t_end = config["horizon"], config["horizon"]["t_end"]
-    grid = _grid(horizon)
-    t_skip, tolerance = horizon["t_skip"], config["verdict"]["tolerance"]
-    mu = np.asarray(system.friction_coefficients, dtype=float).reshape(-1)
-    timings: dict[str, float] = {}
+@dataclasses.dataclass(frozen=True)
+class _Reference:
+    """The event-driven run on the grid, its impulsive events, the compared grid points, and the reader of every
+    other run's impulses (an impulse changing the velocities by less than the verdict's tolerance of the
+    reference's is no event)."""
 
-    progress("event-driven reference")
+    run: RigidTrajectory
+    sampled: SampledRun
+    impulsive: tuple[tuple[float, str], ...]
+    compared: NDArray[np.bool_]
+    reader: _ImpulseReader
+
+
+def _event_driven_reference(system: AbstractSystem, config: dict[str, Any], grid: NDArray[np.float64]) -> _Reference:
+    horizon, t_end = config["horizon"], config["horizon"]["t_end"]
+    t_skip, tolerance = horizon["t_skip"], config["verdict"]["tolerance"]
     ed = config["event_driven"]
     reference_run = event_driven(
         system,
@@ -354,7 +343,6 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
     slow_force = float(slow_force_scale(system))
     reader = functools.partial(read_impulses, t_min=t_skip, floor=slow_force)
     reference = _sampled_rigid("event-driven", reference_run, grid, t_skip, reader)
-    timings["event_driven_s"] = reference_run.statistics.wall_time
     impulsive = tuple(
         (e.time, "IWC" if e.kind == "impact_without_collision" else e.kind)
         for e in reference_run.events
@@ -364,20 +352,27 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
     for t, _ in impulsive:
         if t > 0:
             compared &= np.abs(grid - t) > horizon["impact_window"]
-    # An impulse changing the velocities by less than the verdict's tolerance of the reference's is no event.
     smallest = tolerance * float(effective_normal_mass(system)) * float(np.abs(reference.v[compared]).max())
     reader = functools.partial(read_impulses, t_min=t_skip, floor=slow_force, smallest=smallest)
     reference = dataclasses.replace(reference, impulses=tuple(p for p in reference.impulses if p.magnitude >= smallest))
+    return _Reference(reference_run, reference, impulsive, compared, reader)
 
-    runs: list[SampledRun] = []
-    alphas = config["compliant"]["alpha"]
-    progress(f"compliant model at {len(alphas)} values of α (one vmapped call)")
+
+def _compliant_runs(
+    system: AbstractSystem, config: dict[str, Any], grid: NDArray[np.float64], reader: _ImpulseReader
+) -> tuple[list[SampledRun], NDArray, dict[str, float]]:
+    """Every α on the grid (one vmapped call), each with its modes, events and impulses; the solver statuses and
+    the compile and solve times."""
+    horizon, alphas = config["horizon"], config["compliant"]["alpha"]
+    mu = np.asarray(system.friction_coefficients, dtype=float).reshape(-1)
     data, compile_s, run_s = compliant_on_grid(system, alphas, grid, config["compliant"])
-    timings.update(compliant_compile_s=compile_s, compliant_solve_s=run_s)
+    runs = []
     for i, alpha in enumerate(alphas):
         friction = jax.tree.map(lambda leaf, i=i: leaf[i], data["friction"])
         modes = compliant_modes(friction, data["forces"][i], data["slips"][i], mu)
-        events = compliant_mode_events(grid, modes, data["forces"][i], data["gaps"][i], data["slips"][i], mu, t_skip)
+        events = compliant_mode_events(
+            grid, modes, data["forces"][i], data["gaps"][i], data["slips"][i], mu, horizon["t_skip"]
+        )
         impulses, resolution = reader(
             grid[:-1], np.diff(grid), np.diff(data["impulses"][i], axis=0), horizon["grid_dt"]
         )
@@ -397,7 +392,19 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
                 resolution=resolution,
             )
         )
+    return runs, data["status"], {"compliant_compile_s": compile_s, "compliant_solve_s": run_s}
 
+
+def _time_stepping_runs(
+    system: AbstractSystem,
+    config: dict[str, Any],
+    grid: NDArray[np.float64],
+    reader: _ImpulseReader,
+    progress: Callable[[str], None],
+) -> list[SampledRun]:
+    """Moreau–Jean at each δt, and Gholami et al. where the config asks for it, on the grid."""
+    t_end, t_skip = config["horizon"]["t_end"], config["horizon"]["t_skip"]
+    runs = []
     mj = config["moreau_jean"]
     for dt in mj["dt"]:
         progress(f"Moreau–Jean δt = {dt:g}")
@@ -408,9 +415,17 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
         progress(f"Gholami et al. δt = {gh['dt']:g}, v_s = {gh['threshold']:g}")
         ghol = gholami_time_stepping(system, t_end, gh["dt"], gh["threshold"], gh["selection"])
         runs.append(_sampled_rigid(f"Gholami δt={gh['dt']:g}", ghol, grid, t_skip, reader, gh["dt"]))
+    return runs
 
+
+def _comparison_rows(
+    reference: SampledRun, runs: list[SampledRun], compared: NDArray[np.bool_], config: dict[str, Any]
+) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
+    """One row per run (the reference first), and the compliant and Moreau–Jean runs left out of the orders."""
     reference_modes = _mode_text(reference.modes[compared])
-    judge = _Verdict(reference, reference_modes, compared, tolerance, horizon["impact_window"])
+    judge = _Verdict(
+        reference, reference_modes, compared, config["verdict"]["tolerance"], config["horizon"]["impact_window"]
+    )
     rows: list[dict[str, Any]] = []
     left_out: list[tuple[str, str]] = []
     for sampled in [reference, *runs]:
@@ -418,7 +433,7 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
             "run": sampled.label,
             "alpha": sampled.parameter if sampled.integrator == "compliant" else None,
             "dt": sampled.parameter if sampled.integrator != "compliant" else None,
-            "threshold": gh["threshold"] if sampled.integrator.startswith("gholami") else None,
+            "threshold": config["gholami"]["threshold"] if sampled.integrator.startswith("gholami") else None,
             "distance_q": float(np.max(np.abs(sampled.q - reference.q)[compared])) if sampled.ok else None,
             "distance_v": float(np.max(np.abs(sampled.v - reference.v)[compared])) if sampled.ok else None,
             "modes": _mode_text(sampled.modes[compared]),
@@ -434,22 +449,58 @@ def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda mes
         rows.append(row)
         if why is not None and (sampled.integrator == "compliant" or sampled.integrator.startswith("moreau")):
             left_out.append((sampled.label, why))
+    return rows, left_out
 
-    # No order across runs whose event sequences differ: each family's fit takes the runs on the reference's.
+
+def _family_orders(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The orders in α and in δt, each fitted over the runs whose event sequence is the reference's: no order
+    across runs whose event sequences differ."""
     fitted = [r for r in rows if r["solved"] and r["events_equal"]]
-    orders = {
+    return {
         "compliant_alpha": _orders([r for r in fitted if r["alpha"] is not None], "alpha", 1.0),
         "moreau_jean_dt": _orders([r for r in fitted if str(r["run"]).startswith("Moreau")], "dt", -1.0),
     }
+
+
+def compare(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> Comparison:
+    """Run everything a validated ``rigid_trajectories`` config asks for and compare it with the event-driven run
+    on the grid.
+
+    Args:
+        config: the validated config.
+        progress: receives a line as each family of runs starts.
+
+    Returns:
+        A :class:`Comparison`: every run sampled on the grid, the rows, the orders, timings and statistics.
+    """
+    system = system_from_config(config["system"])
+    grid = _grid(config["horizon"])
+    progress("event-driven reference")
+    reference = _event_driven_reference(system, config, grid)
+    timings: dict[str, float] = {"event_driven_s": reference.run.statistics.wall_time}
+    progress(f"compliant model at {len(config['compliant']['alpha'])} values of α (one vmapped call)")
+    runs, statuses, compliant_timings = _compliant_runs(system, config, grid, reference.reader)
+    timings.update(compliant_timings)
+    runs += _time_stepping_runs(system, config, grid, reference.reader, progress)
+    rows, left_out = _comparison_rows(reference.sampled, runs, reference.compared, config)
     statistics = {
-        "event_driven": dataclasses.asdict(reference_run.statistics),
-        "impulsive_events": [[t, kind] for t, kind in impulsive],
-        "compared_grid_points": int(compared.sum()),
+        "event_driven": dataclasses.asdict(reference.run.statistics),
+        "impulsive_events": [[t, kind] for t, kind in reference.impulsive],
+        "compared_grid_points": int(reference.compared.sum()),
         "grid_points": len(grid),
-        "compliant_status": [SOLVER_STATUSES[int(s)] for s in data["status"]],
+        "compliant_status": [SOLVER_STATUSES[int(s)] for s in statuses],
     }
     return Comparison(
-        grid, compared, reference, tuple(runs), impulsive, rows, orders, timings, statistics, tuple(left_out)
+        grid,
+        reference.compared,
+        reference.sampled,
+        tuple(runs),
+        reference.impulsive,
+        rows,
+        _family_orders(rows),
+        timings,
+        statistics,
+        tuple(left_out),
     )
 
 
@@ -525,7 +576,7 @@ def _order_line(name: str, variable: str, entry: dict[str, Any]) -> str:
     return f"{name}: " + "; ".join(parts)
 
 
-def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
+def _run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
     """The comparison as a study result: one row per run, the orders in α and δt, the reference's events."""
     comparison = compare(config, progress)
     reference = comparison.reference
@@ -549,7 +600,7 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
     failures = [f"{row['run']}: the compliant solve failed" for row in comparison.rows if not row["solved"]]
     return StudyResult(
         name=config["study"]["name"],
-        kind=KIND,
+        kind=_KIND,
         rows=comparison.rows,
         references={"event_driven": {"modes": _mode_text(reference.modes[comparison.compared])}},
         solver_statistics=comparison.statistics,
@@ -558,3 +609,46 @@ def run(config: dict[str, Any], progress: Callable[[str], None] = lambda message
         summary=summary,
         extra={"orders": comparison.orders, "left_out_of_orders": [list(item) for item in comparison.left_out]},
     )
+
+
+def _estimate(config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
+    del devices
+    horizon = config["horizon"]
+    alphas = len(config["compliant"]["alpha"])
+    steps = [horizon["t_end"] / dt for dt in config["moreau_jean"]["dt"]]
+    if config["gholami"]["dt"] is not None:
+        steps.append(horizon["t_end"] / config["gholami"]["dt"])
+    samples = horizon["t_end"] / horizon["grid_dt"] + 1
+    cases = alphas + len(steps) + 1
+    phases = {
+        "start": STARTUP_S,
+        "event-driven": TRAJECTORY_EVENT_DRIVEN_S,
+        "compile": TRAJECTORY_COMPILE_S,
+        "solve": alphas * TRAJECTORY_RUN_S * rtol_factor(config["compliant"]["rtol"]),
+        "time stepping": sum(steps) * RIGID_STEP_S,
+    }
+    memory = BASE_BYTES + cases * samples * SAMPLE_BYTES + sum(steps) * RIGID_STEP_BYTES
+    detail = f"{alphas} α, {len(steps)} time steppers, the event-driven run; {samples:,.0f} samples each"
+    return Estimate(cases, detail, memory, phases)
+
+
+@final
+class RigidTrajectoriesStudy(AbstractStudyKind):
+    """``kind = "rigid_trajectories"``: the compliant model at a sweep of α, Moreau–Jean at a sweep of δt,
+    optionally Gholami et al., against the event-driven reference: distances outside the impulsive layers, mode
+    sequences, event times, impulses, a verdict per run and the orders in α and δt."""
+
+    NAME = _KIND
+    TABLE_COLUMNS = _TABLE_COLUMNS
+
+    def schema(self, raw: dict[str, Any]) -> dict[str, Any]:
+        return _schema(raw)
+
+    def check(self, config: dict[str, Any], overridden: list[str]) -> list[str]:
+        return _check(config, overridden)
+
+    def estimate(self, config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
+        return _estimate(config, devices)
+
+    def run(self, config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
+        return _run(config, progress)

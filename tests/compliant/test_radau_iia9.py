@@ -29,7 +29,7 @@ from regcontact.compliant.solvers import (
 from regcontact.compliant.termination import contact_time
 from regcontact.contact import ContactModel, ViscousCoulomb
 from regcontact.contact.normal_laws import SpringDamper
-from regcontact.studies.compliant_study import run as run_study
+from regcontact.studies.compliant_study import CompliantSweepStudy
 from regcontact.studies.loading import load_study
 from regcontact.systems.rod import PainleveRod
 from tests.compliant.stiff_linear_problem import prothero_robinson, prothero_robinson_exact, solve_linear
@@ -369,7 +369,7 @@ def test_table1_study_agrees_with_radau_iia5():
     rows = {}
     for name in ("RadauIIA9", "RadauIIA5"):
         loaded = load_study(TABLE1, [f"solver.name={name}", "solver.rtol=1e-10", "solver.atol=1e-12"])
-        result = run_study(loaded.config)
+        result = CompliantSweepStudy().run(loaded.config)
         assert not result.failures
         rows[name] = np.array([[row["int_lambda_n"], row["int_lambda_t"]] for row in result.rows])
     np.testing.assert_allclose(rows["RadauIIA9"], rows["RadauIIA5"], atol=1e-10)

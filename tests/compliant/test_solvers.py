@@ -20,7 +20,7 @@ from regcontact.compliant.solvers import NewtonTolerances, RadauIIA5, radau_iia5
 from regcontact.compliant.termination import contact_time
 from regcontact.contact import ContactModel, ViscousCoulomb
 from regcontact.contact.normal_laws import SpringDamper
-from regcontact.studies.compliant_study import build_cases, run as run_study
+from regcontact.studies.compliant_study import CompliantSweepStudy, build_cases
 from regcontact.studies.loading import load_study
 from regcontact.systems.rod import PainleveRod
 from tests.compliant.batch_promise import assert_lanes_agree
@@ -263,7 +263,7 @@ def test_a_case_that_cannot_finish_is_reported_and_the_batch_stands():
             "sweep.alpha=[1e3, 1e8]",
         ],
     )
-    result = run_study(loaded.config)
+    result = CompliantSweepStudy().run(loaded.config)
     good, stalled = result.rows
     assert good["status"] == "successful" and good["termination"] == "time_limit"
     assert stalled["status"] == "max_steps_reached" and stalled["t_end"] < stalled["t_max"]

@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
-from regcontact.figures._tumbling_body import _mode_accelerations, cycle_multiplier, tumbling_body
 
+from regcontact.figures._tumbling_body import _mode_accelerations, cycle_multiplier, tumbling_body
 from regcontact.rigid import DarbouxKellerImpact, event_driven
 
 

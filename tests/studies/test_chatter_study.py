@@ -29,7 +29,7 @@ def test_without_coupling_the_zeno_time_is_the_geometric_series():
 
 @pytest.fixture(scope="module")
 def study():
-    return chatter_study.run(load_study(CHATTER, ["compliant.alpha=[1e4, 1e5, 1e6, 1e7]"]).config)
+    return chatter_study.ChatterStudy().run(load_study(CHATTER, ["compliant.alpha=[1e4, 1e5, 1e6, 1e7]"]).config)
 
 
 def test_the_compliant_runs_pass_the_zeno_point_and_approach_the_rigid_sequence(study):

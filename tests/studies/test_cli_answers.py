@@ -9,7 +9,7 @@ from pathlib import Path
 import jax
 
 from regcontact.cli import main
-from regcontact.studies.compliant_text import MAX_PRINTED_SYSTEMS, SHOWN_SYSTEMS, convergence_lines
+from regcontact.studies._compliant_text import MAX_PRINTED_SYSTEMS, SHOWN_SYSTEMS, convergence_lines
 
 ROOT = Path(__file__).parents[2]
 TABLE1 = ROOT / "studies" / "table1.toml"

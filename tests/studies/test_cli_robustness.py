@@ -23,10 +23,10 @@ RIGID = ROOT / "studies" / "rigid_painleve.toml"  # fast: no JAX compilation
 def must_not_run(monkeypatch):
     """Fail the test if the study starts: these errors must be found before anything runs."""
 
-    def run(config, progress):
+    def run(self, config, progress):
         raise AssertionError("the study ran")
 
-    monkeypatch.setattr(rigid_study, "run", run)
+    monkeypatch.setattr(rigid_study.RigidPainleveStudy, "run", run)
 
 
 def _one_error_line(capsys) -> str:
@@ -187,10 +187,10 @@ def _main_keeping_ctrl_c(argv: list[str]) -> int:
 
 
 def test_ctrl_c_during_the_run_is_one_line_and_status_130(tmp_path, capsys, monkeypatch):
-    def run(config, progress):
+    def run(self, config, progress):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(rigid_study, "run", run)
+    monkeypatch.setattr(rigid_study.RigidPainleveStudy, "run", run)
     out = tmp_path / "out"
     assert _main_keeping_ctrl_c(["run", str(RIGID), "--out", str(out)]) == 130
     assert _one_error_line(capsys) == "regcontact: interrupted; nothing written"
@@ -229,10 +229,10 @@ def test_a_real_ctrl_c_ends_the_command_with_one_line_and_status_130(tmp_path):
         "import sys, time\n"
         "from regcontact.studies import rigid_study\n"
         "from regcontact.cli import main\n"
-        "def run(config, progress):\n"
+        "def run(self, config, progress):\n"
         "    print('running', file=sys.stderr, flush=True)\n"
         "    time.sleep(60)\n"
-        "rigid_study.run = run\n"
+        "rigid_study.RigidPainleveStudy.run = run\n"
         f"sys.argv = ['regcontact', 'run', {str(RIGID)!r}, '--out', 'out']\n"
         "sys.exit(main())\n"
     )

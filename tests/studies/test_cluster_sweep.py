@@ -56,7 +56,7 @@ def test_a_sweep_stopped_in_one_process_resumes_on_the_cluster(tmp_path, referen
 def test_a_worker_killed_during_the_sweep_has_its_chunk_solved_again(tmp_path, engine):
     # 60 chunks of 2 (the workers have compiled them already): chunks are still out when the first is back.
     loaded = load_study(write_study(tmp_path), ["sweep.alpha={logspace=[2, 5, 120]}"])
-    local = compliant_study.run(loaded.config)
+    local = compliant_study.CompliantSweepStudy().run(loaded.config)
     pids = engine.client.run(os.getpid)
     killed: list[list[str]] = []
 
@@ -72,7 +72,7 @@ def test_a_worker_killed_during_the_sweep_has_its_chunk_solved_again(tmp_path, e
                 killed.append(keys)
 
     checkpoints = KillingAWorker(tmp_path / "out" / "chunks", loaded.config)
-    result = compliant_study.run(loaded.config, checkpoints=checkpoints, engine=engine)
+    result = compliant_study.CompliantSweepStudy().run(loaded.config, checkpoints=checkpoints, engine=engine)
     assert killed and killed[0], "no worker held a chunk when the first came back"
     assert checkpoints.held() == 60
     for name, folder in (("local", tmp_path / "local"), ("cluster", tmp_path / "cluster")):

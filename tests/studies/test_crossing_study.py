@@ -16,7 +16,7 @@ CROSSING = ROOT / "studies" / "spatial_crossing.toml"
 
 @pytest.fixture(scope="module")
 def study():
-    return crossing_study.run(load_study(CROSSING, ["compliant.alpha=[1e4, 1e6, 1e8]"]).config)
+    return crossing_study.SpatialCrossingStudy().run(load_study(CROSSING, ["compliant.alpha=[1e4, 1e6, 1e8]"]).config)
 
 
 def test_the_rod_crosses_and_every_run_jumps_into_stick_converging(study):

@@ -16,7 +16,7 @@ TABLE = Path(__file__).parents[2] / "studies" / "landing_table.toml"
 def table():
     """One landing of each system and model (the draw takes them in turn), α = 1e4 … 1e7."""
     overrides = ["landings.count=6", "compliant.alpha=[1e4, 1e5, 1e6, 1e7]"]
-    return landing_study.run(load_study(TABLE, overrides).config)
+    return landing_study.LandingTableStudy().run(load_study(TABLE, overrides).config)
 
 
 def test_every_landing_converges_to_its_compliant_limit(table):

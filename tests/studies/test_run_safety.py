@@ -90,8 +90,8 @@ def must_not_run(monkeypatch):
     def run(*args, **kwargs):
         raise AssertionError("the study ran")
 
-    monkeypatch.setattr(rigid_study, "run", run)
-    monkeypatch.setattr(compliant_study, "run", run)
+    monkeypatch.setattr(rigid_study.RigidPainleveStudy, "run", run)
+    monkeypatch.setattr(compliant_study.CompliantSweepStudy, "run", run)
 
 
 # --- one run per output folder -------------------------------------------------------------------------------
@@ -354,14 +354,8 @@ def test_check_says_cases_memory_and_time_within_a_second(kind, monkeypatch, cap
     from regcontact.studies import loading
 
     started, said = time.perf_counter(), []
-    real, real_kind = loading.study_size, loading.study_kind
-
-    def study_kind(name):
-        module = real_kind(name)
-        monkeypatch.setattr(module, "check", lambda config, overridden: [])
-        return module
-
-    monkeypatch.setattr(loading, "study_kind", study_kind)
+    real = loading.study_size
+    monkeypatch.setattr(loading.STUDY_KINDS[kind], "check", lambda self, config, overridden: [])
 
     def timed(*args, **kwargs):
         size = real(*args, **kwargs)
@@ -380,7 +374,7 @@ def test_check_sizes_a_ten_million_case_sweep_without_building_it(tmp_path, monk
     def built(*args, **kwargs):
         raise AssertionError("the sweep was built")
 
-    monkeypatch.setattr(compliant_study, "check", built)
+    monkeypatch.setattr(compliant_study.CompliantSweepStudy, "check", built)
     huge = ["--set", "sweep.alpha={logspace=[3, 8, 100]}", "--set", "sweep.mu={linspace=[1, 2, 1000]}"]
     huge += ["--set", "sweep.vx0={linspace=[-2, -0.5, 100]}"]
     started = time.perf_counter()
@@ -399,14 +393,8 @@ def _refused_before_work(capsys, monkeypatch, *argv: str) -> str:
     def kind_check(*args, **kwargs):
         raise AssertionError("the kind's check ran")
 
-    real = loading.study_kind
-
-    def study_kind(name):
-        module = real(name)
-        monkeypatch.setattr(module, "check", kind_check)
-        return module
-
-    monkeypatch.setattr(loading, "study_kind", study_kind)
+    for kind in loading.STUDY_KINDS.values():
+        monkeypatch.setattr(kind, "check", kind_check)
     started = time.perf_counter()
     assert main(["run", *argv]) == 2
     assert time.perf_counter() - started < 1.0

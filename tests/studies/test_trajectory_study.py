@@ -154,7 +154,7 @@ JAM = [
 
 @pytest.fixture(scope="module")
 def jam():
-    return trajectory_study.run(load_study(ROD, JAM).config)
+    return trajectory_study.RigidTrajectoriesStudy().run(load_study(ROD, JAM).config)
 
 
 def test_a_run_without_the_reference_impulse_does_not_agree(jam):
@@ -185,10 +185,10 @@ def test_no_order_is_fitted_across_the_branch_switch(jam):
 
 @pytest.fixture
 def must_not_run(monkeypatch):
-    def run(config, progress):
+    def run(self, config, progress):
         raise AssertionError("the study ran")
 
-    monkeypatch.setattr(trajectory_study, "run", run)
+    monkeypatch.setattr(trajectory_study.RigidTrajectoriesStudy, "run", run)
 
 
 @pytest.mark.parametrize(

@@ -1,12 +1,6 @@
 """The compliant-limit reference of a compliant study: at a landing, the impulses of the impact law the study's
 contact model converges to as α → ∞ (:func:`~regcontact.rigid.compliant_limit`), at the initial
-state of a case's system under that case's contact model.
-
-The contact tables can be swept, so the reference belongs to a (system, contact model) pair, not to the system
-alone; it is computed once per distinct pair. It applies where a closed contact approaches at the initial state
-and the model's limit law is derived; elsewhere it is absent with the reason, and the study writes no column for
-it.
-"""
+state of a case's system under that case's contact model (``docs/results.md``)."""
 
 from __future__ import annotations
 

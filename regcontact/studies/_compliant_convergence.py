@@ -19,8 +19,8 @@ from regcontact.convergence import (
     TAIL_DECADES,
     analyse,
 )
+from regcontact.studies._compliant_limit_reference import LimitReference, LimitReferences
 from regcontact.studies.compliant_cases import SweepCases
-from regcontact.studies.compliant_limit_reference import LimitReference, LimitReferences
 from regcontact.studies.compliant_sweep import CompliantSweep
 from regcontact.studies.sweep_plan import ALPHA, column_name
 

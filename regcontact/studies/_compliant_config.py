@@ -16,9 +16,9 @@ from regcontact.compliant.termination import EVENTS
 from regcontact.contact import AbstractFrictionLaw
 from regcontact.contact.normal_laws import AbstractJumpingNormalLaw, AbstractNormalLaw
 from regcontact.studies import config as cfg
+from regcontact.studies._law_config import law_field, normal_law_class, raw_law
 from regcontact.studies.compliant_cases import sweep_cases
 from regcontact.studies.compliant_sweep import CompliantSweep
-from regcontact.studies.law_config import law_field, normal_law_class, raw_law
 from regcontact.studies.sweep_plan import ALPHA, column_name, sweep_fields
 from regcontact.studies.system_config import kind_fields, system_kind, system_kind_of
 

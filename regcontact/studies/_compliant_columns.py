@@ -15,8 +15,8 @@ from jaxtyping import ArrayLike
 from regcontact.compliant.outcome import END_MODES, classify
 from regcontact.compliant.run_checks import RUN_CHECKS
 from regcontact.compliant.simulate import SOLVER_STATUSES, CompliantRun
+from regcontact.studies._compliant_limit_reference import LimitReference, LimitReferences
 from regcontact.studies.compliant_cases import SweepCases
-from regcontact.studies.compliant_limit_reference import LimitReference, LimitReferences
 from regcontact.studies.compliant_sweep import CompliantSweep
 from regcontact.studies.system_config import SYSTEM_KINDS
 
@@ -29,7 +29,7 @@ __all__ = ["TABLE_COLUMNS", "case_rows"]
 #: ``i`` are ``int_lambda_n_i``, ``int_lambda_t_i``.
 TABLE_COLUMNS = [
     "alpha",
-    *dict.fromkeys(name for kind in SYSTEM_KINDS.values() for name in kind.fields),
+    *dict.fromkeys(name for kind in SYSTEM_KINDS.values() if not kind.spatial for name in kind.fields),
     "int_lambda_n",
     "int_lambda_t",
     *(f"int_lambda_{part}_{i}" for i in (1, 2) for part in ("n", "t")),

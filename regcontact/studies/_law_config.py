@@ -1,11 +1,5 @@
-"""Contact laws in a study config: a name of the registry (``NORMAL_LAWS``, ``FRICTION_LAWS``) or a class path.
-
-``contact.normal_law = "package.module:Class"`` (or ``"laws.py:Class"``, a file beside the study) names a law of
-one's own: a concrete subclass of :class:`~regcontact.contact.normal_laws.AbstractNormalLaw` (or of
-:class:`~regcontact.contact.AbstractFrictionLaw` for ``friction_law``) that declares its
-``PARAMETERS`` and ``EXPONENTS`` as the built-in laws do and can be built with its defaults. Its parameters and
-α-exponents are then read from ``[contact.normal]`` / ``[contact.normal_exponents]`` like a built-in law's.
-"""
+"""Contact laws in a study config: a name of the registry (``NORMAL_LAWS``, ``FRICTION_LAWS``) or a class path
+(``docs/own-body.md``)."""
 
 from __future__ import annotations
 
