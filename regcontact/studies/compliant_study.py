@@ -20,8 +20,8 @@ from typing import Any
 import jax.tree_util as jtu
 import numpy as np
 
+from regcontact.compliant import Case, CompliantRun, cost_order, lane_utilisation, sweep_chunk_size
 from regcontact.compliant.devices import sweep_devices
-from regcontact.compliant.simulate import Case, CompliantRun, cost_order, lane_utilisation, sweep_chunk_size
 from regcontact.studies.chunk_checkpoints import ChunkCheckpoints
 from regcontact.studies.compliant_cases import sweep_cases
 from regcontact.studies.compliant_columns import TABLE_COLUMNS, case_rows

@@ -11,12 +11,12 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from regcontact._argument_checks import ArgumentError
 from regcontact.studies import _user_classes as user, config as cfg
 from regcontact.systems.spatial_rod import SpatialRod, check_slip
-from regcontact.systems.spatial_system import AbstractSpatialSystem
+from regcontact.systems.system import AbstractSystem
 
 __all__ = [
     "SPATIAL_ROD_FIELDS",
@@ -79,7 +79,7 @@ class SpatialSystemKind:
     rules across keys (they raise :class:`~regcontact._argument_checks.ArgumentError` naming the key)."""
 
     fields: Mapping[str, cfg.Field]
-    build: Callable[[dict[str, Any]], AbstractSpatialSystem]
+    build: Callable[[dict[str, Any]], AbstractSystem]
     doc: str
     rules: Callable[[dict[str, Any]], None] = _no_rules
 
@@ -100,18 +100,18 @@ SPATIAL_SYSTEM_KINDS: dict[str, SpatialSystemKind] = {
 
 
 #: What a class named in ``system.kind`` of a spatial study must be.
-SPATIAL_CLASS = "a subclass of regcontact.systems.AbstractSpatialSystem"
+SPATIAL_CLASS = "a subclass of regcontact.systems.AbstractSystem with TANGENT_DIM = 2"
 
 #: The kinds made from classes named by path, by class.
 _USER_KINDS: dict[type, SpatialSystemKind] = {}
 
 
-def _user_kind(cls: type[AbstractSpatialSystem], name: str) -> SpatialSystemKind:
+def _user_kind(cls: type[AbstractSystem], name: str) -> SpatialSystemKind:
     """The kind of a user's spatial class: its constructor's parameters as keys, parsed by its
     ``ARGUMENT_RULES``; its rules across keys are its constructor's."""
     fields = user.constructor_fields("system.kind", name, cls, cls.ARGUMENT_RULES, reserved=("kind",))
 
-    def build(table: dict[str, Any]) -> AbstractSpatialSystem:
+    def build(table: dict[str, Any]) -> AbstractSystem:
         return user.constructed(cls, {key: value for key, value in table.items() if key != "kind"})
 
     def rules(table: dict[str, Any]) -> None:
@@ -128,10 +128,14 @@ def _user_kind(cls: type[AbstractSpatialSystem], name: str) -> SpatialSystemKind
 def spatial_system_kind_of(name: str, written: str | None = None) -> SpatialSystemKind:
     """The spatial kind a validated ``system.kind`` names: a built-in one, or the class at a class path (imported
     and checked; a :class:`~regcontact.studies.config.ConfigError` naming ``written``, the value as the config
-    gave it, if it cannot be loaded or is no :class:`~regcontact.systems.AbstractSpatialSystem`)."""
+    gave it, if it cannot be loaded or is no spatial :class:`~regcontact.systems.AbstractSystem`)."""
     if name in SPATIAL_SYSTEM_KINDS:
         return SPATIAL_SYSTEM_KINDS[name]
-    cls = user.load_class("system.kind", written or name, AbstractSpatialSystem, SPATIAL_CLASS)
+    cls = cast(type[AbstractSystem], user.load_class("system.kind", written or name, AbstractSystem, SPATIAL_CLASS))
+    if cls.TANGENT_DIM != 2:
+        raise cfg.ConfigError(
+            "system.kind", written or name, f"{SPATIAL_CLASS}; {cls.__name__} has TANGENT_DIM = {cls.TANGENT_DIM}"
+        )
     if cls not in _USER_KINDS:
         _USER_KINDS[cls] = _user_kind(cls, written or name)
     return _USER_KINDS[cls]
@@ -149,7 +153,7 @@ def spatial_kind_fields(kind: str) -> dict[str, Any]:
     return {"kind": _kind_field(kind), **found.fields, "(rules across keys)": cfg.TableRule(found.rules)}
 
 
-def spatial_system_from_config(system: dict[str, Any]) -> AbstractSpatialSystem:
+def spatial_system_from_config(system: dict[str, Any]) -> AbstractSystem:
     """The spatial system a validated ``[system]`` table describes, after its kind's check; the constructor's
     refusal as a :class:`~regcontact.studies.config.ConfigError` (of the key it names, or of the kind)."""
     kind = spatial_system_kind_of(system["kind"])

@@ -12,7 +12,7 @@ __all__ = ["check_lines"]
 
 
 def _bytes_per_case(config: dict[str, Any]) -> int:
-    """Device memory one case of a vmapped Radau solve takes, as :func:`~regcontact.compliant.simulate.case_bytes`
+    """Device memory one case of a vmapped Radau solve takes, as :func:`~regcontact.compliant.case_bytes`
     estimates it (four ``3d × 3d`` Newton matrices, ``d`` the state size), for the sweep's first system."""
     import jax
 

@@ -16,9 +16,9 @@ import pytest
 from scipy.integrate import solve_ivp
 
 from regcontact.cli import main
+from regcontact.compliant import Controls, SolveSettings, solve
 from regcontact.compliant.dynamics import CompliantState, CompliantSystem, initial_state, vector_field
 from regcontact.compliant.run_checks import total_energy
-from regcontact.compliant.simulate import Controls, SolveSettings, solve
 from regcontact.contact.contact_model import ContactModel
 from regcontact.contact.friction_laws import ViscousCoulomb
 from regcontact.contact.normal_laws import ChampneysFastScale, SpringDamper

@@ -1,11 +1,10 @@
-"""Integrate the compliant model of a spatial system (:mod:`regcontact.compliant.spatial_dynamics`) with the
-implicit RadauIIA5 solver, as the planar solve does: one run from a state to a time limit or to lift-off (the
-smallest gap rising through the round-off resolution ``ε_g``, :mod:`regcontact.compliant.resolution`), sampled at
-given times. jit- and vmap-able over α and the system.
+"""A sampled compliant run of any system: one RadauIIA5 solve from a state to a time limit or to lift-off (the
+smallest gap rising through the round-off resolution ``ε_g``, :mod:`regcontact.compliant.resolution`), its states
+at given times. jit- and vmap-able over α and the system.
 
-:func:`spatial_slipping_state` starts a slipping one-contact body on the load of its rigid slip: pressed in along
-``M⁻¹W_nᵀ`` (the displacement of least kinetic metric, as for planar bodies) to the depth at which the normal law
-carries ``λ_N = −b/p(ϕ)``, so that the run follows the slip instead of falling in and ringing.
+:func:`spatial_slipping_state` starts a slipping one-contact spatial body on the load of its rigid slip: pressed in
+along ``M⁻¹W_nᵀ`` (the displacement of least kinetic metric, as for planar bodies) to the depth at which the normal
+law carries ``λ_N = −b/p(ϕ)``, so that the run follows the slip instead of falling in and ringing.
 """
 
 from __future__ import annotations
@@ -16,51 +15,72 @@ import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Bool, Float, Int
 
 from regcontact._argument_checks import FINITE, MAX_STEPS, check_argument, check_arguments, check_count
+from regcontact.compliant._solve import Controls
+from regcontact.compliant._sweep import Case
+from regcontact.compliant.dynamics import CompliantState, CompliantSystem, vector_field
 from regcontact.compliant.resolution import GAP_ROUNDOFF_ULPS
 from regcontact.compliant.run_checks import check_inputs
-from regcontact.compliant.simulate import Case, Controls
-from regcontact.compliant.spatial_dynamics import SpatialCompliantState, SpatialCompliantSystem, spatial_vector_field
 from regcontact.contact.contact_model import ContactModel
 from regcontact.contact.normal_laws import AbstractNormalLaw
-from regcontact.systems.spatial_system import AbstractSpatialSystem, spatial_contact_space_form
+from regcontact.systems._spatial_form import spatial_contact_space_form
+from regcontact.systems.system import AbstractSystem
 
-__all__ = ["SpatialRun", "spatial_run", "spatial_slipping_state"]
+__all__ = ["SampledRun", "sampled_run", "spatial_slipping_state"]
 
 _EPS = float(jnp.finfo(jnp.float64).eps)
 
 
-class SpatialRun(eqx.Module):
+class SampledRun(eqx.Module):
     """One compliant run: the states at the requested times (``inf`` after the end), where it ended, whether the
     contact opened there (``lifted``), whether the solver succeeded and the inputs passed their checks (``ok``),
     the input check that failed (``check``, an index into :data:`~regcontact.compliant.run_checks.RUN_CHECKS`, 0
     if none: a run with bad traced inputs is not integrated, and its samples are its start) and its step counts."""
 
-    samples: SpatialCompliantState
+    samples: CompliantState
     t_end: Float[Array, ""]
-    state_end: SpatialCompliantState
+    state_end: CompliantState
     lifted: Bool[Array, ""]
     ok: Bool[Array, ""]
     num_steps: Float[Array, ""]
     check: Int[Array, ""]
 
 
-def spatial_run(
-    system: AbstractSpatialSystem,
+def sampled_run(
+    system: AbstractSystem,
     contact: ContactModel,
     alpha: Float[ArrayLike, ""],
-    state0: SpatialCompliantState,
+    state0: CompliantState,
     t_max: Float[ArrayLike, ""],
     ts: Float[Array, " m"],
     rtol: float = 1e-8,
     atol: float = 1e-10,
     max_steps: int = 200_000,
     stop_at_lift_off: bool = True,
-) -> SpatialRun:
-    """Integrate from ``(0, state0)`` until the contact opens (if ``stop_at_lift_off``) or ``t_max``; the states at
+) -> SampledRun:
+    """Integrate from ``(0, state0)`` until a contact opens (if ``stop_at_lift_off``) or ``t_max``; the states at
     ``ts`` and at the end.
 
-    Concrete arguments are checked with the planar solve's rules (``ValueError`` naming the argument); traced ones
-    in the run, as :func:`~regcontact.compliant.run_checks.check_inputs` does for the planar solve.
+    A path of its own beside :func:`~regcontact.compliant.trajectory`: it takes RadauIIA5 with its defaults (the
+    Newton iteration on the full stage system), one lift-off condition over all contacts and two saves (the samples
+    and the end), as the spatial crossing study's results were computed.
+
+    Concrete arguments are checked with the solve's rules (``ValueError`` naming the argument); traced ones in the
+    run, as :func:`~regcontact.compliant.run_checks.check_inputs` does for the solve.
+
+    Args:
+        system: any system (e.g. :class:`~regcontact.systems.SpatialRod`).
+        contact: the contact laws and their α-exponents.
+        alpha: the stiffness multiplier α, positive.
+        state0: the initial state (e.g. :func:`spatial_slipping_state`).
+        t_max: the end time, positive.
+        ts: the times to sample at.
+        rtol: the step-size controller's relative tolerance.
+        atol: its absolute tolerance.
+        max_steps: the step budget.
+        stop_at_lift_off: end the run when a contact opens.
+
+    Returns:
+        The run: the samples (``inf`` after the end), where it ended, ``lifted``, ``ok``, ``check``, steps.
     """
     import diffrax
 
@@ -76,7 +96,7 @@ def spatial_run(
     # A run whose inputs break a rule is not integrated: it ends where it starts.
     t_max, ts = jnp.where(valid, t_max, 0.0), jnp.where(valid, jnp.asarray(ts), 0.0)
     normal, friction = contact.at_stiffness(jnp.asarray(alpha, dtype=float))
-    args = SpatialCompliantSystem(system=system, normal=normal, friction=friction)
+    args = CompliantSystem(system=system, normal=normal, friction=friction)
     threshold = GAP_ROUNDOFF_ULPS * _EPS * system.length_scale
 
     def opened(t, y, args, **kwargs):
@@ -92,7 +112,7 @@ def spatial_run(
         else None
     )
     solution = diffrax.diffeqsolve(
-        diffrax.ODETerm(spatial_vector_field),
+        diffrax.ODETerm(vector_field),
         RadauIIA5(),
         t0=0.0,
         t1=t_max,
@@ -107,7 +127,7 @@ def spatial_run(
     )
     samples, last = solution.ys
     ok = (solution.result == diffrax.RESULTS.successful) | (solution.result == diffrax.RESULTS.event_occurred)
-    return SpatialRun(
+    return SampledRun(
         samples=samples,
         t_end=solution.ts[1][-1],
         state_end=jax.tree_util.tree_map(lambda x: x[-1], last),
@@ -122,7 +142,7 @@ def spatial_run(
 _NEWTON, _BISECTIONS = 4, 200
 
 
-def _pressed(system: AbstractSpatialSystem, q0: Float[Array, " n"], depth: Float[Array, ""]) -> Float[Array, " n"]:
+def _pressed(system: AbstractSystem, q0: Float[Array, " n"], depth: Float[Array, ""]) -> Float[Array, " n"]:
     """``q0`` moved along ``M⁻¹W_nᵀ`` until the one contact's gap is ``−depth``."""
 
     def newton(q, _):
@@ -133,9 +153,11 @@ def _pressed(system: AbstractSpatialSystem, q0: Float[Array, " n"], depth: Float
     return jax.lax.scan(newton, q0, None, length=_NEWTON)[0]
 
 
-def spatial_slipping_state(system: AbstractSpatialSystem, normal: AbstractNormalLaw) -> SpatialCompliantState:
-    """The initial state of a one-contact spatial system pressed in to carry its rigid slip's ``−b/p(ϕ)`` with
-    ``normal`` (already at its α); the velocities are kept."""
+def spatial_slipping_state(system: AbstractSystem, normal: AbstractNormalLaw) -> CompliantState:
+    """The initial state of a one-contact spatial system (``TANGENT_DIM = 2``) pressed in to carry its rigid slip's
+    ``−b/p(ϕ)`` with ``normal`` (already at its α); the velocities are kept. Spatial only: ``p(ϕ)`` is the spatial
+    contact-space form's (:func:`~regcontact.systems.spatial_contact_space_form`, ``ValueError`` for a planar
+    system)."""
     q0, v0 = system.initial_state()
     form = spatial_contact_space_form(system, q0, v0)
     slip = system.jacobians(q0)[0, 1:] @ v0
@@ -153,4 +175,4 @@ def spatial_slipping_state(system: AbstractSpatialSystem, normal: AbstractNormal
 
     low, high = jax.lax.fori_loop(0, _BISECTIONS, bisect, (jnp.log(1e-30), jnp.zeros(())))
     q = _pressed(system, q0, jnp.exp(0.5 * (low + high)))
-    return SpatialCompliantState(q=q, v=v0, impulses=jnp.zeros((system.NUM_CONTACTS, 3)))
+    return CompliantState(q=q, v=v0, impulses=jnp.zeros((system.NUM_CONTACTS, 3)))
