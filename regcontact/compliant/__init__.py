@@ -7,7 +7,6 @@ from regcontact.compliant._progress import (
 from regcontact.compliant._sampled_run import (
     SampledRun as SampledRun,
     sampled_run as sampled_run,
-    spatial_slipping_state as spatial_slipping_state,
 )
 from regcontact.compliant._solve import (
     IMPLICIT_SOLVERS as IMPLICIT_SOLVERS,

@@ -1,10 +1,6 @@
 """A sampled compliant run of any system: one RadauIIA5 solve from a state to a time limit or to lift-off (the
 smallest gap rising through the round-off resolution ``ε_g``, :mod:`regcontact.compliant.resolution`), its states
 at given times. jit- and vmap-able over α and the system.
-
-:func:`spatial_slipping_state` starts a slipping one-contact spatial body on the load of its rigid slip: pressed in
-along ``M⁻¹W_nᵀ`` (the displacement of least kinetic metric, as for planar bodies) to the depth at which the normal
-law carries ``λ_N = −b/p(ϕ)``, so that the run follows the slip instead of falling in and ringing.
 """
 
 from __future__ import annotations
@@ -14,18 +10,15 @@ import jax
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Bool, Float, Int
 
-from regcontact._argument_checks import FINITE, MAX_STEPS, check_argument, check_arguments, check_count
+from regcontact._argument_checks import FINITE, MAX_STEPS, POSITIVE, check_argument, check_arguments, check_count
 from regcontact.compliant._solve import Controls
-from regcontact.compliant._sweep import Case
 from regcontact.compliant.dynamics import CompliantState, CompliantSystem, vector_field
 from regcontact.compliant.resolution import GAP_ROUNDOFF_ULPS
 from regcontact.compliant.run_checks import check_inputs
 from regcontact.contact.contact_model import ContactModel
-from regcontact.contact.normal_laws import AbstractNormalLaw
-from regcontact.systems._spatial_form import spatial_contact_space_form
 from regcontact.systems.system import AbstractSystem
 
-__all__ = ["SampledRun", "sampled_run", "spatial_slipping_state"]
+__all__ = ["SampledRun", "sampled_run"]
 
 _EPS = float(jnp.finfo(jnp.float64).eps)
 
@@ -71,7 +64,7 @@ def sampled_run(
         system: any system (e.g. :class:`~regcontact.systems.SpatialRod`).
         contact: the contact laws and their α-exponents.
         alpha: the stiffness multiplier α, positive.
-        state0: the initial state (e.g. :func:`spatial_slipping_state`).
+        state0: the initial state (e.g. :func:`~regcontact.compliant.initial_penetration.slipping_initial_state`).
         t_max: the end time, positive.
         ts: the times to sample at.
         rtol: the step-size controller's relative tolerance.
@@ -86,7 +79,7 @@ def sampled_run(
 
     from regcontact.compliant.solvers import CrossingBisection, RadauIIA5
 
-    check_arguments(Case.ARGUMENT_RULES, alpha=alpha)
+    check_argument("alpha", alpha, POSITIVE)
     check_arguments(Controls.ARGUMENT_RULES, t_max=t_max, rtol=rtol, atol=atol)
     check_count("max_steps", max_steps, MAX_STEPS)
     for name in ("q", "v", "impulses"):
@@ -136,43 +129,3 @@ def sampled_run(
         num_steps=solution.stats["num_steps"],
         check=inputs,
     )
-
-
-#: Newton iterations on the gap, and bisection steps on ``log δ`` from 1e-30 to 1 (to round-off).
-_NEWTON, _BISECTIONS = 4, 200
-
-
-def _pressed(system: AbstractSystem, q0: Float[Array, " n"], depth: Float[Array, ""]) -> Float[Array, " n"]:
-    """``q0`` moved along ``M⁻¹W_nᵀ`` until the one contact's gap is ``−depth``."""
-
-    def newton(q, _):
-        row = system.jacobians(q)[0, 0]
-        direction = system.mass_solve(q, row)
-        return q + direction * (-depth - system.gaps(q)[0, 0]) / (row @ direction), None
-
-    return jax.lax.scan(newton, q0, None, length=_NEWTON)[0]
-
-
-def spatial_slipping_state(system: AbstractSystem, normal: AbstractNormalLaw) -> CompliantState:
-    """The initial state of a one-contact spatial system (``TANGENT_DIM = 2``) pressed in to carry its rigid slip's
-    ``−b/p(ϕ)`` with ``normal`` (already at its α); the velocities are kept. Spatial only: ``p(ϕ)`` is the spatial
-    contact-space form's (:func:`~regcontact.systems.spatial_contact_space_form`, ``ValueError`` for a planar
-    system)."""
-    q0, v0 = system.initial_state()
-    form = spatial_contact_space_form(system, q0, v0)
-    slip = system.jacobians(q0)[0, 1:] @ v0
-    force = -form.b / form.painleve(system.friction_coefficients[0], jnp.arctan2(slip[1], slip[0]))
-
-    def carried(log_depth):
-        q = _pressed(system, q0, jnp.exp(log_depth))
-        return normal(system.gaps(q)[0, 0], system.jacobians(q)[0, 0] @ v0)
-
-    def bisect(_, bracket):
-        low, high = bracket
-        middle = 0.5 * (low + high)
-        above = carried(middle) > force
-        return jnp.where(above, low, middle), jnp.where(above, middle, high)
-
-    low, high = jax.lax.fori_loop(0, _BISECTIONS, bisect, (jnp.log(1e-30), jnp.zeros(())))
-    q = _pressed(system, q0, jnp.exp(0.5 * (low + high)))
-    return CompliantState(q=q, v=v0, impulses=jnp.zeros((system.NUM_CONTACTS, 3)))

@@ -11,7 +11,7 @@ stiffness): in slip until the slip stops, then, if the contact still approaches 
 (``|A⁻¹B| ≤ μ``), in stick (``λ_T = −A⁻¹B λ_N``, ``dv/dI = C − BᵀA⁻¹B > 0``) until ``v = 0``.
 
 :func:`pass_crossing` runs the compliant model of the system through the crossing for a batch of α (one jit-compiled
-vmap): started on the rigid slip's load (:func:`~regcontact.compliant.spatial_slipping_state`),
+vmap): started on the rigid slip's load (:func:`~regcontact.compliant.initial_penetration.slipping_initial_state`),
 with no lift-off event, to ``t* + window``, sampled at the end of the impulse ``t* + Δ(α)`` (``Δ``: ``IMPACT_TIMES``
 contact times, ``→ 0`` like ``α^(−1/2)``) and at the end. :func:`classify_crossing` says what followed, with the
 outcome names of the planar jam (:data:`~regcontact.rigid.beyond_jam.BEYOND_JAM_OUTCOMES`).
@@ -28,7 +28,8 @@ import numpy as np
 from jaxtyping import Array, ArrayLike, Bool, Float
 
 from regcontact._argument_checks import FINITE, POSITIVE, UNIT_INTERVAL, check_argument
-from regcontact.compliant import CompliantSystem, contact_forces, sampled_run, spatial_slipping_state
+from regcontact.compliant import CompliantSystem, contact_forces, sampled_run
+from regcontact.compliant.initial_penetration import slipping_initial_state
 from regcontact.compliant.outcome import IMPULSIVE_FACTOR
 from regcontact.compliant.resolution import GAP_ROUNDOFF_ULPS
 from regcontact.contact.contact_model import ContactModel
@@ -217,7 +218,7 @@ def pass_crossing(
         before = -jnp.geomspace(jnp.minimum(window, t_cross) * 0.99, delta / 100, samples - samples // 2 - 1)
         ts = jnp.sort(jnp.concatenate([t_cross + before, jnp.asarray([t_cross]) + delta, t_cross + after]))
         run = sampled_run(
-            system, contact, alpha, spatial_slipping_state(system, normal), t_cross + window, ts, rtol, atol,
+            system, contact, alpha, slipping_initial_state(system, normal), t_cross + window, ts, rtol, atol,
             stop_at_lift_off=False,
         )  # fmt: skip
         ys = run.samples
