@@ -198,7 +198,7 @@ class Controls(eqx.Module):
 
 
 class CompliantRun(eqx.Module):
-    """Outcome of one compliant run (batched along a leading axis after :func:`sweep`).
+    """Outcome of one compliant run (batched along a leading axis after :func:`~regcontact.compliant.sweep`).
 
     ``termination`` is 0 when the run reached ``t_max`` and ``i + 1`` when ``settings.events[i]`` ended it;
     ``status`` indexes :data:`SOLVER_STATUSES` (what diffrax reports); ``check`` indexes

@@ -145,7 +145,8 @@ def _compiled_batch_solve(batch: Case, settings: SolveSettings, devices: tuple[j
 
 
 def _run_structure() -> CompliantRun:
-    """A :class:`CompliantRun` of placeholders: its pytree structure rebuilds a kept sweep's flat outputs."""
+    """A :class:`~regcontact.compliant.CompliantRun` of placeholders: its pytree structure rebuilds a kept sweep's
+    flat outputs."""
     zero = jnp.zeros(())
     fields: dict[str, Any] = {field.name: zero for field in dataclasses.fields(CompliantRun)}
     return CompliantRun(**fields | {"state_end": CompliantState(q=zero, v=zero, impulses=zero)})
@@ -282,7 +283,8 @@ def sweep(
         progress_bar: show a progress bar on a terminal.
 
     Returns:
-        ``(runs, timings)``: a :class:`CompliantRun` batched along the cases, and :class:`SweepTimings`.
+        ``(runs, timings)``: a :class:`~regcontact.compliant.CompliantRun` batched along the cases, and
+        :class:`SweepTimings`.
     """
     total = batch_size(cases)
     devices = tuple(devices or sweep_devices())
