@@ -25,9 +25,9 @@ import numpy as np
 from jax.profiler import ProfileData
 
 from benchmarks.gpu_throughput import cases
+from regcontact.compliant import SolveSettings, sweep
 from regcontact.compliant.compilation_cache import use_compilation_cache
 from regcontact.compliant.devices import describe_devices
-from regcontact.compliant.simulate import SolveSettings, sweep
 
 
 def _kind(name: str) -> str:

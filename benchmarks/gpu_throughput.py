@@ -29,9 +29,9 @@ import numpy as np
 
 import regcontact  # noqa: F401  (float64)
 from benchmarks.throughput import ATOL, RTOL, family
+from regcontact.compliant import Case, Controls, SolveSettings, cost_order, lane_utilisation, sweep
 from regcontact.compliant.compilation_cache import use_compilation_cache
 from regcontact.compliant.devices import describe_devices
-from regcontact.compliant.simulate import Case, Controls, SolveSettings, cost_order, lane_utilisation, sweep
 from regcontact.compliant.termination import contact_time
 from regcontact.contact import ContactModel
 from regcontact.systems.rod import PainleveRod

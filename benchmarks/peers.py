@@ -50,9 +50,8 @@ import regcontact
 from benchmarks.cvode_rod import cvode_solve
 from benchmarks.scipy_rod import ScipyRod
 from benchmarks.work_precision import atol_of, error_of, machine, print_table, table1_solve
-from regcontact.compliant import simulate
+from regcontact.compliant import IMPLICIT_SOLVERS, SolveSettings, lane_utilisation, sweep, sweep_chunk_size
 from regcontact.compliant.dynamics import initial_state
-from regcontact.compliant.simulate import SolveSettings
 from regcontact.compliant.solvers import RadauIIA5
 from regcontact.compliant.termination import contact_time
 from regcontact.contact import ContactModel
@@ -67,7 +66,7 @@ SWEEP_CASES = 256
 SWEEP_PEER_RTOLS = [1e-10, 1e-11, 1e-12, 1e-13]  # CVODE's, with how many cases each makes as accurate as ours
 
 # the solver as it was before the velocity-only Newton, for section 1's comparison only
-simulate.IMPLICIT_SOLVERS["RadauIIA5_full_newton"] = RadauIIA5
+IMPLICIT_SOLVERS["RadauIIA5_full_newton"] = RadauIIA5
 
 
 def our_solve(solver: str):
@@ -253,19 +252,17 @@ def sweep_section(rtol: float, repeats: int) -> dict:
         (jnp.full(SWEEP_CASES, REFERENCE_RTOL), jnp.full(SWEEP_CASES, atol_of(REFERENCE_RTOL))),
     )
     reference = np.asarray(
-        simulate.sweep(tight, SolveSettings(solver="RadauIIA5_literal_tolerances", events=("contact_open",)))[
-            0
-        ].force_integrals
+        sweep(tight, SolveSettings(solver="RadauIIA5_literal_tolerances", events=("contact_open",)))[0].force_integrals
     )
-    chunk = simulate.sweep_chunk_size(batch, jax.devices())
+    chunk = sweep_chunk_size(batch, jax.devices())
     ours: dict[str, dict] = {}
     for name in OURS:
         settings = SolveSettings(solver=name, events=("contact_open",))
-        runs, timings = simulate.sweep(batch, settings)  # chunks as `regcontact run` cuts them
+        runs, timings = sweep(batch, settings)  # chunks as `regcontact run` cuts them
         wall, cpu = [], []
         for _ in range(repeats):
             start = time.process_time()
-            wall.append(simulate.sweep(batch, settings)[1].run_s)
+            wall.append(sweep(batch, settings)[1].run_s)
             cpu.append(time.process_time() - start)
         ours[name] = dict(
             wall=min(wall),
@@ -273,7 +270,7 @@ def sweep_section(rtol: float, repeats: int) -> dict:
             compile_s=timings.compile_s,
             failed=int((~runs.ok).sum()),
             errors=np.abs(np.asarray(runs.force_integrals) - reference).max(axis=1),
-            utilisation=simulate.lane_utilisation(runs.num_steps, chunk // len(jax.devices())),
+            utilisation=lane_utilisation(runs.num_steps, chunk // len(jax.devices())),
         )
     processes = os.cpu_count() or 1
     problems = _cvode_problems(parameters)

@@ -20,7 +20,7 @@ import numpy as np
 
 import regcontact  # noqa: F401  (float64)
 from benchmarks.throughput import TABLE1_ALPHAS, _batch, family
-from regcontact.compliant.simulate import SolveSettings, sweep
+from regcontact.compliant import SolveSettings, sweep
 
 SOLVERS = ("RadauIIA5", "RadauIIA5_hybrid")
 

@@ -39,9 +39,16 @@ import numpy as np
 import regcontact
 from benchmarks.step_thunks import count_thunks
 from benchmarks.work_precision import atol_of, error_of, machine, print_table
-from regcontact.compliant import simulate
+from regcontact.compliant import (
+    SOLVER_STATUSES,
+    Controls,
+    SolveSettings,
+    lane_utilisation,
+    solve,
+    sweep,
+    sweep_chunk_size,
+)
 from regcontact.compliant.dynamics import CompliantState, initial_state
-from regcontact.compliant.simulate import SOLVER_STATUSES, Controls, SolveSettings, solve
 from regcontact.compliant.termination import contact_time
 from regcontact.contact import ContactModel, ViscousCoulomb
 from regcontact.contact.normal_laws import SpringDamper
@@ -235,17 +242,17 @@ def sweeps(count: int, rtols: list[float], repeats: int) -> None:
             (jnp.full(count, rtol), jnp.full(count, atol_of(rtol))),
         )
 
-    reference_runs, _ = simulate.sweep(at(REFERENCE_RTOL), SolveSettings(solver=REFERENCE, events=("contact_open",)))
+    reference_runs, _ = sweep(at(REFERENCE_RTOL), SolveSettings(solver=REFERENCE, events=("contact_open",)))
     reference = np.asarray(reference_runs.force_integrals)
     devices = jax.devices()
-    chunk = simulate.sweep_chunk_size(batch, devices)
+    chunk = sweep_chunk_size(batch, devices)
     rows = []
     for rtol in rtols:
         cases = at(rtol)
         for name in SOLVERS:
             settings = SolveSettings(solver=name, events=("contact_open",))
-            runs, timings = simulate.sweep(cases, settings)
-            wall = min(simulate.sweep(cases, settings)[1].run_s for _ in range(repeats))
+            runs, timings = sweep(cases, settings)
+            wall = min(sweep(cases, settings)[1].run_s for _ in range(repeats))
             errors = np.abs(np.asarray(runs.force_integrals) - reference).max(axis=1)
             steps = np.asarray(runs.num_accepted_steps) + np.asarray(runs.num_rejected_steps)
             rows.append(
@@ -255,7 +262,7 @@ def sweeps(count: int, rtols: list[float], repeats: int) -> None:
                     f"{1e3 * wall:.0f}",
                     f"{timings.compile_s:.1f}",
                     f"{np.median(steps):.0f}",
-                    f"{simulate.lane_utilisation(runs.num_steps, chunk // len(devices)):.2f}",
+                    f"{lane_utilisation(runs.num_steps, chunk // len(devices)):.2f}",
                     f"{np.median(errors):.0e}",
                     f"{errors.max():.0e}",
                     str(int((~np.asarray(runs.ok)).sum())),

@@ -25,8 +25,8 @@ import numpy as np
 
 import regcontact  # noqa: F401  (float64)
 from benchmarks.throughput import _batch, family
+from regcontact.compliant import SolveSettings, sweep
 from regcontact.compliant.dynamics import CompliantSystem, flat_vector_field, initial_state
-from regcontact.compliant.simulate import SolveSettings, sweep
 from regcontact.compliant.solvers import radau_iia
 
 

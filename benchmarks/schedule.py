@@ -48,8 +48,8 @@ def worker(devices: int, repeats: int, sweep_cases: int, work: list[str]) -> Non
 
     from benchmarks.throughput import _batch, family
     from regcontact import ContactModel, Controls, PainleveRod, contact_time, solve
+    from regcontact.compliant import SolveSettings, sweep
     from regcontact.compliant.compilation_cache import use_compilation_cache
-    from regcontact.compliant.simulate import SolveSettings, sweep
 
     use_compilation_cache()
     rod, contact = PainleveRod(), ContactModel()
@@ -89,7 +89,7 @@ def compiler_options_check() -> str:
     code = (
         "import jax, jax.numpy as jnp, regcontact\n"
         "from regcontact import ContactModel, Controls, PainleveRod, contact_time, solve\n"
-        "from regcontact.compliant.simulate import SolveSettings\n"
+        "from regcontact.compliant import SolveSettings\n"
         "rod, contact, s = PainleveRod(), ContactModel(), SolveSettings(events=('contact_open',))\n"
         "f = lambda a, r: solve(rod, contact, a, Controls(rtol=r, atol=r*1e-2, t_max=contact_time(rod, a)), s)\n"
         "low = jax.jit(f).lower(jnp.asarray(1e6), jnp.asarray(1e-10))\n"

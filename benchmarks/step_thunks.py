@@ -24,7 +24,7 @@ from jax.profiler import ProfileData
 
 import regcontact  # noqa: F401  (float64, the sequential schedule)
 from regcontact import ContactModel, Controls, PainleveRod, contact_time, solve
-from regcontact.compliant.simulate import SolveSettings
+from regcontact.compliant import SolveSettings
 
 
 def count_thunks(solver: str = "RadauIIA5", alpha: float = 1e6, solves: int = 3) -> tuple[int, collections.Counter]:

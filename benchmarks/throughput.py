@@ -7,7 +7,7 @@ The cases are issue 11's Table 1 rod family: the Sec. 2.1 rod with μ ∈ [1.4, 
 α ∈ [1e3, 1e8] (log-uniform), drawn with a fixed seed, each run over one contact time or until
 ``contact_open`` (the Table 1 rule) with ``RadauIIA5`` at rtol 1e-10, atol 1e-12.
 
-1. Solves/s of :func:`regcontact.compliant.simulate.sweep` (one chunk per batch, timed after compilation) in
+1. Solves/s of :func:`regcontact.compliant.sweep` (one chunk per batch, timed after compilation) in
    three set-ups, each a fresh process (the host device count is fixed when JAX starts): **1 core** (the
    process pinned to one core with ``taskset``, one device), **1 device** (no pinning, one device: what a
    Python user gets without :func:`regcontact.use_host_cores`), **all cores** (one host device per core,
@@ -69,7 +69,7 @@ def _batch(parameters: list[dict[str, float]]):
     import jax.numpy as jnp
     import jax.tree_util as jtu
 
-    from regcontact.compliant.simulate import Case, Controls
+    from regcontact.compliant import Case, Controls
     from regcontact.compliant.termination import contact_time
     from regcontact.contact import ContactModel
 
@@ -87,8 +87,8 @@ def worker(devices: int, sizes: list[int], repeats: int) -> None:
     import regcontact
 
     regcontact.use_host_cores(devices)
+    from regcontact.compliant import SolveSettings, sweep
     from regcontact.compliant.devices import describe_devices, sweep_devices
-    from regcontact.compliant.simulate import SolveSettings, sweep
 
     settings = SolveSettings(solver="RadauIIA5", events=("contact_open",))
     chosen = sweep_devices()[:devices]

@@ -21,7 +21,7 @@ Printed, from this one run:
 4. per (α, rtol): SciPy's time over ours *at matched accuracy*: SciPy's cheapest run (over its rtol grid down
    to 1e-13) whose error is at most ours, or at most ten times the reference's own uncertainty where ours is
    below that;
-5. the six-α Table 1 sweep as one vmapped, compiled call (``regcontact.compliant.simulate.sweep``), and the same six
+5. the six-α Table 1 sweep as one vmapped, compiled call (``regcontact.compliant.sweep``), and the same six
    solves in sequence inside one compiled call (``lax.map``), vs SciPy doing the six solves at matched accuracy;
 6. the targets of issue 5, met or not;
 7. a touch-down run (the rod dropped onto a spring-damper ground; several contact switches, the force jumps at
@@ -45,8 +45,8 @@ from scipy.integrate import solve_ivp
 
 import regcontact  # noqa: F401  (float64)
 from benchmarks.scipy_rod import ScipyRod
+from regcontact.compliant import SOLVER_STATUSES, Case, Controls, SolveSettings, solve, sweep
 from regcontact.compliant.dynamics import CompliantState, CompliantSystem, flat_vector_field, initial_state
-from regcontact.compliant.simulate import SOLVER_STATUSES, Case, Controls, SolveSettings, solve, sweep
 from regcontact.compliant.termination import contact_time
 from regcontact.contact import ContactModel
 from regcontact.studies.compliant_study import build_cases

@@ -17,12 +17,10 @@ import pytest
 
 import regcontact as rc
 from regcontact._argument_checks import ArgumentError
+from regcontact.compliant import sampled_run, sweep_chunk_size
 from regcontact.compliant.alpha_sweep import contact_time_windows
 from regcontact.compliant.dynamics import CompliantState
 from regcontact.compliant.run_checks import RUN_CHECKS
-from regcontact.compliant.simulate import sweep_chunk_size
-from regcontact.compliant.spatial_dynamics import SpatialCompliantState
-from regcontact.compliant.spatial_simulate import spatial_run
 from regcontact.contact import ContactModel, SpringDamper, ViscousCoulomb, law_exponents
 from regcontact.studies import config as cfg
 from regcontact.studies.config import ConfigError
@@ -405,11 +403,11 @@ def test_a_traced_input_that_breaks_a_rule_fails_its_run_by_name_and_leaves_the_
 def test_a_traced_spatial_input_that_breaks_a_rule_fails_its_run_by_name():
     rod = SpatialRod(gyration=0.1, theta0=1.2, slip0=(1.0, 0.0))
     q0, v0 = rod.initial_state()
-    state = SpatialCompliantState(q=q0, v=v0, impulses=jnp.zeros((1, 3)))
+    state = CompliantState(q=q0, v=v0, impulses=jnp.zeros((1, 3)))
     ts = jnp.linspace(0.0, 1e-3, 4)
 
     def run(mu):
-        return spatial_run(eqx.tree_at(lambda r: r.mu, rod, mu), ContactModel(), 1e4, state, 1e-3, ts)
+        return sampled_run(eqx.tree_at(lambda r: r.mu, rod, mu), ContactModel(), 1e4, state, 1e-3, ts)
 
     runs = jax.jit(jax.vmap(run))(jnp.array([1.0, -1.0, jnp.nan]))
     assert [RUN_CHECKS[int(code)] for code in runs.check] == ["passed", "negative_friction", "nonfinite_input"]

@@ -1,6 +1,34 @@
 """The compliant model of any system: its vector field, events and restarts, consistency checks, and the
 jitted, vmapped solve and sweep with the stiff solvers of :mod:`regcontact.compliant.solvers`."""
 
+from regcontact.compliant._progress import (
+    SweepProgress as SweepProgress,
+)
+from regcontact.compliant._sampled_run import (
+    SampledRun as SampledRun,
+    sampled_run as sampled_run,
+)
+from regcontact.compliant._solve import (
+    IMPLICIT_SOLVERS as IMPLICIT_SOLVERS,
+    SOLVER_STATUSES as SOLVER_STATUSES,
+    CompliantRun as CompliantRun,
+    Controls as Controls,
+    SolveSettings as SolveSettings,
+    solve as solve,
+    trajectory as trajectory,
+)
+from regcontact.compliant._sweep import (
+    Case as Case,
+    SweepTimings as SweepTimings,
+    batch_agreement as batch_agreement,
+    batch_size as batch_size,
+    case_bytes as case_bytes,
+    chunk_starts as chunk_starts,
+    cost_order as cost_order,
+    lane_utilisation as lane_utilisation,
+    sweep as sweep,
+    sweep_chunk_size as sweep_chunk_size,
+)
 from regcontact.compliant.alpha_sweep import (
     alpha_sweep as alpha_sweep,
 )
@@ -31,30 +59,6 @@ from regcontact.compliant.resolution import (
 )
 from regcontact.compliant.run_checks import (
     RUN_CHECKS as RUN_CHECKS,
-)
-from regcontact.compliant.simulate import (
-    IMPLICIT_SOLVERS as IMPLICIT_SOLVERS,
-    SOLVER_STATUSES as SOLVER_STATUSES,
-    Case as Case,
-    CompliantRun as CompliantRun,
-    Controls as Controls,
-    SolveSettings as SolveSettings,
-    SweepTimings as SweepTimings,
-    batch_agreement as batch_agreement,
-    solve as solve,
-    sweep as sweep,
-    trajectory as trajectory,
-)
-from regcontact.compliant.spatial_dynamics import (
-    SpatialCompliantState as SpatialCompliantState,
-    SpatialCompliantSystem as SpatialCompliantSystem,
-    spatial_contact_forces as spatial_contact_forces,
-    spatial_vector_field as spatial_vector_field,
-)
-from regcontact.compliant.spatial_simulate import (
-    SpatialRun as SpatialRun,
-    spatial_run as spatial_run,
-    spatial_slipping_state as spatial_slipping_state,
 )
 from regcontact.compliant.switches import (
     RESTART_SURFACES as RESTART_SURFACES,

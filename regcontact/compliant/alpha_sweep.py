@@ -11,7 +11,8 @@ import numpy as np
 from jaxtyping import ArrayLike
 
 from regcontact._argument_checks import POSITIVE, ArgumentError, check_argument, check_count
-from regcontact.compliant.simulate import Case, CompliantRun, Controls, SolveSettings, SweepTimings, sweep
+from regcontact.compliant._solve import CompliantRun, Controls, SolveSettings
+from regcontact.compliant._sweep import Case, SweepTimings, sweep
 from regcontact.compliant.termination import contact_time, window_expectation
 from regcontact.contact import ContactModel
 from regcontact.systems.system import AbstractSystem
@@ -64,7 +65,7 @@ def alpha_sweep(
         t_max: or end every run at this fixed time. Give exactly one of ``contact_times`` and ``t_max``.
         rtol: relative tolerance, in (0, 1).
         atol: absolute tolerance, positive.
-        settings: solver, events and step budget (default: :class:`~regcontact.compliant.simulate.SolveSettings`
+        settings: solver, events and step budget (default: :class:`~regcontact.compliant.SolveSettings`
             with its defaults).
         chunk_size: cases per compiled call (default: chosen from the devices and their memory).
         devices: the devices to shard each chunk across (default: every device of JAX's default back end).

@@ -1,12 +1,15 @@
 """A compliant system as one vector field for diffrax: any :class:`~regcontact.systems.system.AbstractSystem`.
 
 State (a pytree, :class:`CompliantState`): the coordinates ``q``, velocities ``v`` and the running force
-integrals ``∫λ dt`` of every contact, shape ``(k, 2)`` (normal, tangential), whose limit as α → ∞ is compared
-with the rigid impulses. Equations (Preclik & Rüde Eq. 21, for ``k`` contacts):
+integrals ``∫λ dt`` of every contact, shape ``(k, 1+d)`` (normal, then tangential), whose limit as α → ∞ is
+compared with the rigid impulses. Equations (Preclik & Rüde Eq. 21, for ``k`` contacts):
 
     q̇ = v,        M(q) v̇ = h(q, v, t) + Σ_i W_iᵀ λ_i(g_i, ġ_i),        d(∫λ_i)/dt = λ_i.
 
-The contact laws act on every contact at once: they are elementwise in ``(g_n, ġ_n)`` and ``(ġ_t, λ_n, μ)``.
+The contact laws act on every contact at once: the normal law elementwise in ``(g_n, ġ_n)``; the friction law
+elementwise in ``(ġ_t, λ_n, μ)`` for planar contacts and along the 2-vector slip (the friction disk,
+:func:`~regcontact.contact.friction_disk.friction_disk`) for spatial ones, chosen by the system's ``TANGENT_DIM``
+at trace time.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import jax
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
-from regcontact.contact import AbstractFrictionLaw
+from regcontact.contact import AbstractFrictionLaw, friction_disk
 from regcontact.contact.normal_laws import AbstractNormalLaw
 from regcontact.systems.system import AbstractSystem
 
@@ -24,7 +27,7 @@ __all__ = ["CompliantState", "CompliantSystem", "contact_forces", "flat_vector_f
 
 
 class CompliantState(eqx.Module):
-    """``q``, ``v`` and the force integrals ``∫λ dt`` (``k × 2``: normal, tangential per contact).
+    """``q``, ``v`` and the force integrals ``∫λ dt`` (``k × (1+d)``: normal, then tangential, per contact).
 
     :attr:`flat` is the same state as one vector ``(q, v, ∫λ_n,1, ∫λ_t,1, …)`` (eight numbers for the rod), for
     code that wants one, such as SciPy's ``solve_ivp``; :meth:`from_flat` reads it back. Both work on batches.
@@ -32,21 +35,25 @@ class CompliantState(eqx.Module):
 
     q: Float[Array, "... n"]
     v: Float[Array, "... n"]
-    impulses: Float[Array, "... k 2"]
+    impulses: Float[Array, "... k 1+d"]
 
     @property
-    def flat(self) -> Float[Array, "... 2n+2k"]:
+    def flat(self) -> Float[Array, "... 2n+(1+d)k"]:
         impulses = self.impulses.reshape(*self.impulses.shape[:-2], -1)
         return jnp.concatenate([self.q, self.v, impulses], axis=-1)
 
     @classmethod
-    def from_flat(cls, y: Float[Array, "... 2n+2k"], n: int) -> CompliantState:
+    def from_flat(cls, y: Float[Array, "... 2n+(1+d)k"], n: int, tangent_dim: int = 1) -> CompliantState:
+        """The state of ``n`` coordinates whose contacts have ``tangent_dim`` tangential directions, read from
+        :attr:`flat`."""
         y = jnp.asarray(y)
-        return cls(q=y[..., :n], v=y[..., n : 2 * n], impulses=y[..., 2 * n :].reshape(*y.shape[:-1], -1, 2))
+        impulses = y[..., 2 * n :].reshape(*y.shape[:-1], -1, 1 + tangent_dim)
+        return cls(q=y[..., :n], v=y[..., n : 2 * n], impulses=impulses)
 
 
 class CompliantSystem(eqx.Module):
-    """Arguments of the vector field: the system and its contact laws, already scaled to one α."""
+    """Arguments of the vector field: the system and its contact laws, already scaled to one α (on spatial
+    contacts the friction law is applied as the friction disk)."""
 
     system: AbstractSystem
     normal: AbstractNormalLaw
@@ -85,8 +92,7 @@ def _transpose_times(jacobians: Float[Array, "k 2 n"], forces: Float[Array, "k 2
     return jax.lax.platform_dependent(jacobians, forces, cpu=product, default=fused)
 
 
-def contact_forces(args: CompliantSystem, q: Float[Array, " n"], v: Float[Array, " n"]) -> Float[Array, "k 2"]:
-    """``(λ_n, λ_t)`` of every contact at a configuration and velocity."""
+def _planar_forces(args: CompliantSystem, q: Float[Array, " n"], v: Float[Array, " n"]) -> Float[Array, "k 2"]:
     system = args.system
     gaps = system.gaps(q)
     rates = _times_velocity(system.jacobians(q), v)
@@ -95,21 +101,62 @@ def contact_forces(args: CompliantSystem, q: Float[Array, " n"], v: Float[Array,
     return jnp.stack([normal, tangential], axis=-1)
 
 
+def _planar_generalised(
+    system: AbstractSystem, q: Float[Array, " n"], v: Float[Array, " n"], t: ArrayLike, forces: Float[Array, "k 2"]
+) -> Float[Array, " n"]:
+    return system.forces(q, v, t) + _transpose_times(system.jacobians(q), forces)
+
+
+def _spatial_forces(args: CompliantSystem, q: Float[Array, " n"], v: Float[Array, " n"]) -> Float[Array, "k 3"]:
+    system = args.system
+    jacobians = system.jacobians(q)
+    k, _, n = jacobians.shape
+    rates = (jacobians.reshape(3 * k, n) @ v).reshape(k, 3)
+    normal = args.normal(system.gaps(q)[:, 0], rates[:, 0])
+    tangential = friction_disk(args.friction, rates[:, 1:], normal, system.friction_coefficients)
+    return jnp.concatenate([normal[:, None], tangential], axis=-1)
+
+
+def _spatial_generalised(
+    system: AbstractSystem, q: Float[Array, " n"], v: Float[Array, " n"], t: ArrayLike, forces: Float[Array, "k 3"]
+) -> Float[Array, " n"]:
+    jacobians = system.jacobians(q)
+    k, _, n = jacobians.shape
+    return system.forces(q, v, t) + jacobians.reshape(3 * k, n).T @ forces.reshape(3 * k)
+
+
+#: The contact forces and the generalised force ``h + Σ W_iᵀλ_i`` by tangent dimension. Two paths, not one
+#: reshaped by ``1 + d``: each keeps the arithmetic its results were computed with (the planar one picks its
+#: products per platform, :func:`_times_velocity`; the spatial one is a product everywhere), so neither's numbers
+#: move.
+_CONTACT_ALGEBRA = {1: (_planar_forces, _planar_generalised), 2: (_spatial_forces, _spatial_generalised)}
+
+
+def contact_forces(args: CompliantSystem, q: Float[Array, " n"], v: Float[Array, " n"]) -> Float[Array, "k 1+d"]:
+    """``(λ_n, λ_t)`` of every contact at a configuration and velocity (``λ_t``: ``d`` numbers)."""
+    forces, _ = _CONTACT_ALGEBRA[type(args.system).TANGENT_DIM]
+    return forces(args, q, v)
+
+
 def vector_field(t: ArrayLike, state: CompliantState, args: CompliantSystem) -> CompliantState:
     """``d(state)/dt`` of the compliant system."""
     system = args.system
+    _, generalised = _CONTACT_ALGEBRA[type(system).TANGENT_DIM]
     forces = contact_forces(args, state.q, state.v)
-    generalised = system.forces(state.q, state.v, t) + _transpose_times(system.jacobians(state.q), forces)
-    return CompliantState(q=state.v, v=system.mass_solve(state.q, generalised), impulses=forces)
+    force = generalised(system, state.q, state.v, t, forces)
+    return CompliantState(q=state.v, v=system.mass_solve(state.q, force), impulses=forces)
 
 
-def flat_vector_field(t: Float[Array, ""], y: Float[Array, " 2n+2k"], args: CompliantSystem) -> Float[Array, " 2n+2k"]:
+def flat_vector_field(
+    t: Float[Array, ""], y: Float[Array, " 2n+(1+d)k"], args: CompliantSystem
+) -> Float[Array, " 2n+(1+d)k"]:
     """:func:`vector_field` on the flat form of the state (:attr:`CompliantState.flat`)."""
-    n = jnp.shape(y)[-1] - 2 * args.system.NUM_CONTACTS
-    return vector_field(t, CompliantState.from_flat(y, n // 2), args).flat
+    dimension = type(args.system).TANGENT_DIM
+    n = jnp.shape(y)[-1] - (1 + dimension) * args.system.NUM_CONTACTS
+    return vector_field(t, CompliantState.from_flat(y, n // 2, dimension), args).flat
 
 
 def initial_state(system: AbstractSystem) -> CompliantState:
     """The system's initial state with zero force integrals."""
     q0, v0 = system.initial_state()
-    return CompliantState(q=q0, v=v0, impulses=jnp.zeros((system.NUM_CONTACTS, 2)))
+    return CompliantState(q=q0, v=v0, impulses=jnp.zeros((system.NUM_CONTACTS, 1 + system.TANGENT_DIM)))

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
-from jaxtyping import ArrayLike, Float
+from jaxtyping import Array, ArrayLike, Float
 
 from regcontact.compliant.dynamics import CompliantState, initial_state
 from regcontact.compliant.resolution import gap_resolution
 from regcontact.contact.normal_laws import AbstractNormalLaw
+from regcontact.systems._spatial_form import spatial_contact_space_form
 from regcontact.systems.reduced_two_contact import contact_space_form
 from regcontact.systems.system import AbstractSystem
 
@@ -61,14 +62,9 @@ def penetrated_initial_state(system: AbstractSystem, depth: Float[ArrayLike, ""]
 DEPTH_BISECTIONS = 200
 
 
-def slipping_initial_state(system: AbstractSystem, normal: AbstractNormalLaw) -> CompliantState:
-    """The initial state of a one-contact system that starts slipping, pressed in (:func:`penetrated_initial_state`)
-    to the depth at which ``normal`` (already at its α) carries the rigid slip's normal force ``−b/p``.
-
-    A start at zero depth carries no force where the rigid slip needs ``−b/p``: the contact first falls in and
-    rings, and a law with little damping (Hunt–Crossley at fixed ``c``, any law where ``p`` is small) keeps that
-    ringing for the whole run. Started on the load it has to carry, a compliant run follows the rigid slip.
-    """
+def _planar_slipping_state(system: AbstractSystem, normal: AbstractNormalLaw) -> CompliantState:
+    """A planar contact: ``p = C − sign(ġ_t) μ B`` (:func:`~regcontact.systems.contact_space_form`), the contacts
+    pressed in by :func:`penetrated_initial_state`."""
     q0, v0 = system.initial_state()
     form = contact_space_form(system, q0, v0)
     sign = jnp.sign(system.jacobians(q0)[0, 1] @ v0)
@@ -88,3 +84,56 @@ def slipping_initial_state(system: AbstractSystem, normal: AbstractNormalLaw) ->
 
     low, high = jax.lax.fori_loop(0, DEPTH_BISECTIONS, bisect, (jnp.log(1e-30), jnp.zeros(())))
     return penetrated_initial_state(system, jnp.exp(0.5 * (low + high)))
+
+
+def _pressed(system: AbstractSystem, q0: Float[Array, " n"], depth: Float[Array, ""]) -> Float[Array, " n"]:
+    """``q0`` moved along ``M⁻¹W_nᵀ`` until the one contact's gap is ``−depth`` (spatial contacts)."""
+
+    def newton(q, _):
+        row = system.jacobians(q)[0, 0]
+        direction = system.mass_solve(q, row)
+        return q + direction * (-depth - system.gaps(q)[0, 0]) / (row @ direction), None
+
+    return jax.lax.scan(newton, q0, None, length=NEWTON_ITERATIONS)[0]
+
+
+def _spatial_slipping_state(system: AbstractSystem, normal: AbstractNormalLaw) -> CompliantState:
+    """A spatial contact: ``p(ϕ)`` of the slip direction ``ϕ`` (:func:`~regcontact.systems.
+    spatial_contact_space_form`), the one contact pressed in by a Newton step of its own (:func:`_pressed`)."""
+    q0, v0 = system.initial_state()
+    form = spatial_contact_space_form(system, q0, v0)
+    slip = system.jacobians(q0)[0, 1:] @ v0
+    force = -form.b / form.painleve(system.friction_coefficients[0], jnp.arctan2(slip[1], slip[0]))
+
+    def carried(log_depth):
+        q = _pressed(system, q0, jnp.exp(log_depth))
+        return normal(system.gaps(q)[0, 0], system.jacobians(q)[0, 0] @ v0)
+
+    def bisect(_, bracket):
+        low, high = bracket
+        middle = 0.5 * (low + high)
+        above = carried(middle) > force
+        return jnp.where(above, low, middle), jnp.where(above, middle, high)
+
+    low, high = jax.lax.fori_loop(0, DEPTH_BISECTIONS, bisect, (jnp.log(1e-30), jnp.zeros(())))
+    q = _pressed(system, q0, jnp.exp(0.5 * (low + high)))
+    return CompliantState(q=q, v=v0, impulses=jnp.zeros((system.NUM_CONTACTS, 3)))
+
+
+#: How a one-contact system starting to slip is pressed in, by tangent dimension. Two paths: each keeps the
+#: arithmetic its studies' results were computed with (the planar one presses every closed contact by a Newton
+#: step on the Delassus matrix, the spatial one its one contact by a division).
+_SLIPPING_STATES = {1: _planar_slipping_state, 2: _spatial_slipping_state}
+
+
+def slipping_initial_state(system: AbstractSystem, normal: AbstractNormalLaw) -> CompliantState:
+    """The initial state of a one-contact system that starts slipping, pressed in along ``M⁻¹W_nᵀ`` to the depth at
+    which ``normal`` (already at its α) carries the rigid slip's normal force ``−b/p``, with ``p`` the Painlevé
+    parameter of the slip (planar: of its sign; spatial: of its direction ``ϕ``, Champneys' Eq. 39). The
+    velocities are kept.
+
+    A start at zero depth carries no force where the rigid slip needs ``−b/p``: the contact first falls in and
+    rings, and a law with little damping (Hunt–Crossley at fixed ``c``, any law where ``p`` is small) keeps that
+    ringing for the whole run. Started on the load it has to carry, a compliant run follows the rigid slip.
+    """
+    return _SLIPPING_STATES[type(system).TANGENT_DIM](system, normal)

@@ -23,9 +23,10 @@ import jax
 import jax.numpy as jnp
 from jaxtyping import Array, Bool, Int
 
+from regcontact.compliant._solve import CompliantRun, SolveSettings
+from regcontact.compliant._sweep import Case
 from regcontact.compliant.dynamics import CompliantSystem, contact_forces
 from regcontact.compliant.modes import contact_sticks
-from regcontact.compliant.simulate import Case, CompliantRun, SolveSettings
 from regcontact.compliant.termination import slow_force_scale
 
 __all__ = ["END_MODES", "IMPULSIVE_FACTOR", "classify"]

@@ -62,9 +62,7 @@ from jaxtyping import Array, ArrayLike, Bool, Float, Int
 from regcontact._argument_checks import POSITIVE, RULES, UNIT_INTERVAL, holds
 from regcontact.compliant.dynamics import CompliantState, CompliantSystem
 from regcontact.compliant.resolution import gap_resolution, normal_speed_resolution
-from regcontact.compliant.spatial_dynamics import SpatialCompliantState
 from regcontact.contact import ContactModel
-from regcontact.systems.spatial_system import AbstractSpatialSystem
 from regcontact.systems.system import AbstractSystem, is_float
 
 __all__ = ["ENERGY_TOLERANCE", "INPUT_CHECKS", "RUN_CHECKS", "check_inputs", "check_run", "total_energy"]
@@ -72,7 +70,7 @@ __all__ = ["ENERGY_TOLERANCE", "INPUT_CHECKS", "RUN_CHECKS", "check_inputs", "ch
 #: The checks of a run's inputs (module docstring), in the order they are reported.
 INPUT_CHECKS: tuple[str, ...] = ("nonfinite_input", "negative_friction", "invalid_tolerance", "invalid_parameter")
 
-#: Check names, indexed by :attr:`regcontact.compliant.simulate.CompliantRun.check`.
+#: Check names, indexed by :attr:`regcontact.compliant.CompliantRun.check`.
 RUN_CHECKS: tuple[str, ...] = (
     "passed",
     "spurious_event",
@@ -138,13 +136,13 @@ def _rules_hold(module: Any, rules: dict[str, Any]) -> Bool[Array, ""]:
 
 
 def check_inputs(
-    system: AbstractSystem | AbstractSpatialSystem,
+    system: AbstractSystem,
     contact: ContactModel,
     alpha: Float[ArrayLike, ""],
     rtol: Float[ArrayLike, ""],
     atol: Float[ArrayLike, ""],
     t_max: Float[ArrayLike, ""],
-    state0: CompliantState | SpatialCompliantState,
+    state0: CompliantState,
 ) -> Int[Array, ""]:
     """Index into :data:`RUN_CHECKS` of the first input rule the run breaks (module docstring), 0 if none: the
     rules of the constructors, applied in the compiled run to values that were traced when they were given."""

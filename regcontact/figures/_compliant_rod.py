@@ -19,8 +19,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from regcontact.compliant import Controls, SolveSettings, trajectory  # noqa: E402
 from regcontact.compliant.dynamics import CompliantSystem, contact_forces  # noqa: E402
-from regcontact.compliant.simulate import Controls, SolveSettings, trajectory  # noqa: E402
 from regcontact.figures import figure, study_config  # noqa: E402
 from regcontact.studies.compliant_study import build_cases  # noqa: E402
 from regcontact.studies.loading import load_study  # noqa: E402

@@ -16,8 +16,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.colors import ListedColormap  # noqa: E402
 
+from regcontact.compliant import Controls, SolveSettings, sweep, trajectory  # noqa: E402
 from regcontact.compliant.dynamics import CompliantSystem, contact_forces  # noqa: E402
-from regcontact.compliant.simulate import Controls, SolveSettings, sweep, trajectory  # noqa: E402
 from regcontact.compliant.termination import contact_time  # noqa: E402
 from regcontact.figures import figure, study_config  # noqa: E402
 from regcontact.rigid import rigid_references  # noqa: E402

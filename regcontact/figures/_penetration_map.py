@@ -16,8 +16,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.colors import ListedColormap  # noqa: E402
 
+from regcontact.compliant import SolveSettings, sweep  # noqa: E402
 from regcontact.compliant.outcome import END_MODES, classify  # noqa: E402
-from regcontact.compliant.simulate import SolveSettings, sweep  # noqa: E402
 from regcontact.figures import figure, study_config  # noqa: E402
 from regcontact.rigid import force_acceleration, impulse_velocity  # noqa: E402
 from regcontact.studies.compliant_study import build_cases  # noqa: E402

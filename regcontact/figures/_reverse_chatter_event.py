@@ -116,8 +116,8 @@ def compliant_bounces(
     import jax
     import jax.numpy as jnp
 
+    from regcontact.compliant import SOLVER_STATUSES, Controls, SolveSettings, trajectory
     from regcontact.compliant.dynamics import CompliantState
-    from regcontact.compliant.simulate import SOLVER_STATUSES, Controls, SolveSettings, trajectory
 
     a, b, *_ = contact_form(rod)
     q0, _ = rod.initial_state()

@@ -124,7 +124,7 @@ def runs(t_end: float = T_END, samples: int = SAMPLES, alphas=ALPHAS):
     import jax
     import jax.numpy as jnp
 
-    from regcontact.compliant.simulate import SOLVER_STATUSES, Controls, SolveSettings, trajectory
+    from regcontact.compliant import SOLVER_STATUSES, Controls, SolveSettings, trajectory
     from regcontact.rigid import DarbouxKellerImpact, event_driven
 
     body = tumbling_body()

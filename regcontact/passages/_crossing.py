@@ -4,7 +4,7 @@ Rigid slip of one spatial contact can cross ``p = 0`` transversally (:func:`~reg
 the rigid prediction there is an impact without collision (:func:`~regcontact.rigid.crossing_impact`,
 :func:`~regcontact.rigid.crossing_reference`). :func:`pass_crossing` runs the compliant model of the system through
 the crossing for a batch of α (one jit-compiled vmap): started on the rigid slip's load
-(:func:`~regcontact.compliant.spatial_simulate.spatial_slipping_state`), with no lift-off event, to ``t* + window``,
+(:func:`~regcontact.compliant.initial_penetration.slipping_initial_state`), with no lift-off event, to ``t* + window``,
 sampled at the end of the impulse ``t* + Δ(α)`` (``Δ``: ``IMPACT_TIMES`` contact times, ``→ 0`` like ``α^(−1/2)``)
 and at the end. :func:`classify_crossing` says what followed, with the outcome names of the planar jam
 (:data:`~regcontact.passages.BEYOND_JAM_OUTCOMES`).
@@ -21,15 +21,15 @@ import numpy as np
 from jaxtyping import Array, ArrayLike, Bool, Float
 
 from regcontact._argument_checks import POSITIVE, UNIT_INTERVAL, check_argument
+from regcontact.compliant import CompliantSystem, contact_forces, sampled_run
+from regcontact.compliant.initial_penetration import slipping_initial_state
 from regcontact.compliant.outcome import IMPULSIVE_FACTOR
 from regcontact.compliant.resolution import GAP_ROUNDOFF_ULPS
-from regcontact.compliant.spatial_dynamics import SpatialCompliantSystem, spatial_contact_forces
-from regcontact.compliant.spatial_simulate import spatial_run, spatial_slipping_state
 from regcontact.contact import ContactModel
 from regcontact.passages._jam import BEYOND_JAM_OUTCOMES, STOPPED_SLIP
 from regcontact.rigid import CrossingReference
 from regcontact.rigid._checks import at_least
-from regcontact.systems.spatial_system import AbstractSpatialSystem, spatial_contact_space_form
+from regcontact.systems import AbstractSystem, spatial_contact_space_form
 
 __all__ = ["IMPACT_TIMES", "CrossingPassage", "PastCrossing", "classify_crossing", "pass_crossing"]
 
@@ -60,7 +60,7 @@ class CrossingPassage(eqx.Module):
 
 
 def pass_crossing(
-    system: AbstractSpatialSystem,
+    system: AbstractSystem,
     contact: ContactModel,
     alphas: ArrayLike,
     t_cross: float,
@@ -86,7 +86,7 @@ def pass_crossing(
 
     def one(alpha):
         normal, friction = contact.at_stiffness(alpha)
-        args = SpatialCompliantSystem(system, normal, friction)
+        args = CompliantSystem(system, normal, friction)
         q0, _ = system.initial_state()
         row = system.jacobians(q0)[0, 0]
         normal_mass = 1.0 / (row @ system.mass_solve(q0, row))
@@ -95,12 +95,12 @@ def pass_crossing(
         after = jnp.geomspace(delta / 100, window, samples // 2)
         before = -jnp.geomspace(jnp.minimum(window, t_cross) * 0.99, delta / 100, samples - samples // 2 - 1)
         ts = jnp.sort(jnp.concatenate([t_cross + before, jnp.asarray([t_cross]) + delta, t_cross + after]))
-        run = spatial_run(
-            system, contact, alpha, spatial_slipping_state(system, normal), t_cross + window, ts, rtol, atol,
+        run = sampled_run(
+            system, contact, alpha, slipping_initial_state(system, normal), t_cross + window, ts, rtol, atol,
             stop_at_lift_off=False,
         )  # fmt: skip
         ys = run.samples
-        forces = jax.vmap(lambda q, v: spatial_contact_forces(args, q, v)[0])(ys.q, ys.v)
+        forces = jax.vmap(lambda q, v: contact_forces(args, q, v)[0])(ys.q, ys.v)
         rates = jax.vmap(lambda q, v: system.jacobians(q)[0] @ v)(ys.q, ys.v)
         gaps = jax.vmap(lambda q: system.gaps(q)[0, 0])(ys.q)
         k = jnp.searchsorted(ts, t_cross + delta)
@@ -144,9 +144,7 @@ class PastCrossing:
         return [BEYOND_JAM_OUTCOMES[int(code)] for code in self.outcome]
 
 
-def classify_crossing(
-    system: AbstractSpatialSystem, passage: CrossingPassage, reference: CrossingReference
-) -> PastCrossing:
+def classify_crossing(system: AbstractSystem, passage: CrossingPassage, reference: CrossingReference) -> PastCrossing:
     """What followed the crossing in each run (see :class:`PastCrossing`), against ``reference``."""
     excess = np.asarray(passage.impulse_after) - np.asarray(reference.impulse)
     rows = np.asarray(system.jacobians(jnp.asarray(reference.q))[0])

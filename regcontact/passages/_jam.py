@@ -32,10 +32,10 @@ import numpy as np
 from jaxtyping import Array, ArrayLike, Bool, Float
 
 from regcontact._argument_checks import NONNEGATIVE, POSITIVE, UNIT_INTERVAL, check_argument
+from regcontact.compliant import Controls, SolveSettings, solve, trajectory
 from regcontact.compliant.dynamics import CompliantSystem, contact_forces
 from regcontact.compliant.initial_penetration import slipping_initial_state
 from regcontact.compliant.outcome import IMPULSIVE_FACTOR
-from regcontact.compliant.simulate import Controls, SolveSettings, solve, trajectory
 from regcontact.compliant.termination import slow_force_scale
 from regcontact.contact import ContactModel
 from regcontact.rigid import JamReference

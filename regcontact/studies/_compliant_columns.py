@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from jaxtyping import ArrayLike
 
+from regcontact.compliant import SOLVER_STATUSES, CompliantRun
 from regcontact.compliant.outcome import END_MODES, classify
 from regcontact.compliant.run_checks import RUN_CHECKS
-from regcontact.compliant.simulate import SOLVER_STATUSES, CompliantRun
 from regcontact.studies._compliant_limit_reference import LimitReference, LimitReferences
 from regcontact.studies.compliant_cases import SweepCases
 from regcontact.studies.compliant_sweep import CompliantSweep

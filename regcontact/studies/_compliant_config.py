@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from regcontact._argument_checks import FINITE, POSITIVE, RULES
-from regcontact.compliant.simulate import IMPLICIT_SOLVERS, Case, Controls
+from regcontact.compliant import IMPLICIT_SOLVERS, Case, Controls
 from regcontact.compliant.switches import RESTART_SURFACES
 from regcontact.compliant.termination import EVENTS
 from regcontact.contact import AbstractFrictionLaw

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from regcontact.compliant.simulate import CompliantRun
+from regcontact.compliant import CompliantRun
 from regcontact.convergence import (
     DRIFT_TOLERANCE,
     MIN_ORDER,

@@ -151,8 +151,8 @@ def _compliant_runs(config: dict[str, Any], grid: NDArray) -> tuple[dict[str, ND
     import jax
     import jax.numpy as jnp
 
+    from regcontact.compliant import Controls, SolveSettings, trajectory
     from regcontact.compliant.dynamics import CompliantState
-    from regcontact.compliant.simulate import Controls, SolveSettings, trajectory
 
     compliant = config["compliant"]
     system = system_from_config(config["system"])
@@ -184,7 +184,7 @@ def _compliant_runs(config: dict[str, Any], grid: NDArray) -> tuple[dict[str, ND
 
 
 def _run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
-    from regcontact.compliant.simulate import SOLVER_STATUSES
+    from regcontact.compliant import SOLVER_STATUSES
 
     progress("rigid chatter sequence (the compliant model's limit impact law)")
     rigid = rigid_sequence(config)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import regcontact
-from regcontact.compliant.simulate import CompliantRun
+from regcontact.compliant import CompliantRun
 from regcontact.studies.config import ConfigError
 
 __all__ = ["CHUNKS_FOLDER", "ChunkCheckpoints", "ChunkWriteError", "study_identity"]
@@ -30,7 +30,7 @@ class ChunkWriteError(Exception):
     """A finished chunk could not be kept on disk (e.g. a full disk); the chunks kept before are whole."""
 
 
-#: How a compliant study orders its cases into chunks (:func:`~regcontact.compliant.simulate.cost_order`); a chunk
+#: How a compliant study orders its cases into chunks (:func:`~regcontact.compliant.cost_order`); a chunk
 #: is kept by its first case in that order, so chunks kept under another order are another study's.
 CASE_ORDER = "by alpha, stable"
 

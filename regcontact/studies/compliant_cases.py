@@ -15,7 +15,7 @@ import jax.tree_util as jtu
 import numpy as np
 
 from regcontact._argument_checks import rule_problem
-from regcontact.compliant.simulate import Case, Controls
+from regcontact.compliant import Case, Controls
 from regcontact.compliant.termination import effective_normal_mass, window_expectation
 from regcontact.contact import ContactModel, law_exponents
 from regcontact.studies import config as cfg

@@ -11,8 +11,8 @@ from typing import Any, final
 import jax.tree_util as jtu
 import numpy as np
 
+from regcontact.compliant import Case, CompliantRun, cost_order, lane_utilisation, sweep_chunk_size
 from regcontact.compliant.devices import sweep_devices
-from regcontact.compliant.simulate import Case, CompliantRun, cost_order, lane_utilisation, sweep_chunk_size
 from regcontact.studies._compliant_columns import TABLE_COLUMNS, case_rows
 from regcontact.studies._compliant_config import KIND, check, schema
 from regcontact.studies._compliant_convergence import convergence, trend_steps
@@ -166,7 +166,7 @@ def _estimate(config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
 
 
 def _bytes_per_case(config: dict[str, Any]) -> int:
-    """Device memory one case of a vmapped Radau solve takes, as :func:`~regcontact.compliant.simulate.case_bytes`
+    """Device memory one case of a vmapped Radau solve takes, as :func:`~regcontact.compliant.case_bytes`
     estimates it (four ``3d × 3d`` Newton matrices, ``d`` the state size), for the sweep's first system."""
     import jax
 

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from regcontact.compliant.simulate import SolveSettings
+from regcontact.compliant import SolveSettings
 from regcontact.studies.sweep_plan import ALPHA, SweepPlan, column_name, plan_sweep, sweepable_keys
 
 __all__ = ["CompliantSweep", "PaperValues"]

@@ -163,7 +163,7 @@ def positive_int(value: Any) -> int:
 
 
 def step_budget(value: Any) -> int:
-    """A solve's step budget: the rule of :class:`~regcontact.compliant.simulate.SolveSettings`' ``max_steps``."""
+    """A solve's step budget: the rule of :class:`~regcontact.compliant.SolveSettings`' ``max_steps``."""
     expected = count_problem(value, rules.MAX_STEPS)
     if expected is not None:
         raise _Invalid(expected)

@@ -234,8 +234,8 @@ def compliant_velocities(
     import jax
     import jax.numpy as jnp
 
+    from regcontact.compliant import Controls, SolveSettings, solve
     from regcontact.compliant.dynamics import CompliantState
-    from regcontact.compliant.simulate import Controls, SolveSettings, solve
 
     settings = SolveSettings(events=(), max_steps=compliant["max_steps"])
     groups: dict[tuple[type, type], list[int]] = {}

@@ -13,25 +13,24 @@ import jax
 import jax.tree_util as jtu
 import numpy as np
 
-from regcontact.compliant.devices import describe_devices
-from regcontact.compliant.simulate import (
+from regcontact.compliant import (
     Case,
     CompliantRun,
     SolveSettings,
+    SweepProgress,
     SweepTimings,
     batch_size,
-    cases_bar,
     chunk_starts,
-    pace_line,
     sweep,
     sweep_chunk_size,
 )
+from regcontact.compliant.devices import describe_devices
 
 __all__ = ["AbstractSweepEngine", "DaskEngine", "LocalEngine"]
 
 
 class AbstractSweepEngine(abc.ABC):
-    """Solves the chunks of a sweep (:func:`~regcontact.compliant.simulate.sweep`'s arguments) somewhere."""
+    """Solves the chunks of a sweep (:func:`~regcontact.compliant.sweep`'s arguments) somewhere."""
 
     @abc.abstractmethod
     def sweep(
@@ -140,10 +139,8 @@ class DaskEngine(AbstractSweepEngine):
         start = time.perf_counter()
         futures = {self.client.submit(solve_chunk, padded(first), settings, pure=False): first for first in firsts}
         compile_s = 0.0
-        solved = total - left
         try:
-            with cases_bar(total, True) as bar:
-                bar.update(solved)
+            with SweepProgress(total, left, progress, True, announce_above, chunk_lines=False, started=start) as shown:
                 for future in as_completed(futures):
                     first = futures[future]
                     runs, timings = future.result()
@@ -152,11 +149,7 @@ class DaskEngine(AbstractSweepEngine):
                     compile_s = max(compile_s, timings.compile_s)
                     if on_chunk is not None:
                         on_chunk(first, pieces[first])
-                    bar.update(count_here)
-                    solved += count_here
-                    first_back = solved - count_here == total - left
-                    if first_back and announce_above is not None and left >= announce_above:
-                        progress(pace_line(left, count_here, time.perf_counter() - start))
+                    shown.chunk_done(count_here)
         finally:
             self.client.cancel([future for future in futures if not future.done()])
         runs = jtu.tree_map(lambda *leaves: np.concatenate(leaves), *(pieces[first] for first in sorted(pieces)))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable, Mapping
-from typing import Any, cast
+from typing import Any
 
 import jax
 import jax.tree_util as jtu
@@ -26,7 +26,6 @@ from regcontact.systems.reduced_two_contact import (
 )
 from regcontact.systems.rod import PainleveRod
 from regcontact.systems.spatial_rod import SpatialRod, check_slip
-from regcontact.systems.spatial_system import AbstractSpatialSystem
 from regcontact.systems.system import AbstractSystem, check_system, checked_together, first_bad_system
 from regcontact.systems.two_point_rod import TwoPointRod
 
@@ -48,8 +47,8 @@ __all__ = [
 ]
 
 
-#: A system of either side (one interface once planar and spatial systems share :class:`AbstractSystem`).
-AnySystem = AbstractSystem | AbstractSpatialSystem
+#: A system of either side (planar or spatial: one interface, told apart by its ``TANGENT_DIM``).
+AnySystem = AbstractSystem
 
 
 def rule_of(system: type[AnySystem], key: str) -> cfg.Parser:
@@ -295,7 +294,7 @@ class SystemKind:
     @property
     def spatial(self) -> bool:
         """Its contacts slip in a plane (a 2-vector slip): said by its class."""
-        return issubclass(self.system_class, AbstractSpatialSystem)
+        return self.system_class.TANGENT_DIM == 2
 
     @property
     def start_fields(self) -> Mapping[str, cfg.Field]:
@@ -370,8 +369,11 @@ def system_kind(raw: Mapping[str, Any], spatial: bool = False) -> str:
         resolved = user.resolved_class_path("system.kind", name, expected)
         found = system_kind_of(resolved, written=name, expected=expected)
         if found.spatial != spatial:
-            described = user.described(found.system_class)
-            raise cfg.ConfigError("system.kind", name, f"{expected}; {found.system_class.__name__} is {described}")
+            side_class = expected if spatial else f"{expected} with TANGENT_DIM = 1"
+            dim = found.system_class.TANGENT_DIM
+            raise cfg.ConfigError(
+                "system.kind", name, f"{side_class}; {found.system_class.__name__} has TANGENT_DIM = {dim}"
+            )
         return resolved
     side = [kind for kind, found in SYSTEM_KINDS.items() if found.spatial == spatial]
     if isinstance(name, str) and name in side:
@@ -403,7 +405,7 @@ RULES_ENTRY = "(rules across keys)"
 
 #: What a class named in ``system.kind`` of a planar, and of a spatial, study must be.
 PLANAR_CLASS = "a subclass of regcontact.systems.AbstractSystem"
-SPATIAL_CLASS = "a subclass of regcontact.systems.AbstractSpatialSystem"
+SPATIAL_CLASS = "a subclass of regcontact.systems.AbstractSystem with TANGENT_DIM = 2"
 
 
 #: The kinds made from classes named by path, by class (an edited file is a new class, so a new kind).
@@ -413,7 +415,7 @@ _USER_KINDS: dict[type, SystemKind] = {}
 def _user_kind(cls: type[AnySystem], name: str) -> SystemKind:
     """The kind of a user's class: its constructor's parameters as keys, parsed by its ``ARGUMENT_RULES``; its
     rules across keys are its constructor's (the system built, not yet checked: the study checks it)."""
-    start = () if issubclass(cls, AbstractSpatialSystem) else tuple(START_FIELDS)
+    start = () if cls.TANGENT_DIM == 2 else tuple(START_FIELDS)
     fields = user.constructor_fields("system.kind", name, cls, cls.ARGUMENT_RULES, reserved=("kind", *start))
 
     def build(table: dict[str, Any]) -> AnySystem:
@@ -438,7 +440,7 @@ def system_kind_of(name: str, written: str | None = None, expected: str = PLANAR
     config gave it, and saying ``expected``, if it cannot be loaded or is no system class)."""
     if name in SYSTEM_KINDS:
         return SYSTEM_KINDS[name]
-    cls = user.load_class("system.kind", written or name, (AbstractSystem, AbstractSpatialSystem), expected)
+    cls = user.load_class("system.kind", written or name, AbstractSystem, expected)
     if cls not in _USER_KINDS:
         _USER_KINDS[cls] = _user_kind(cls, written or name)
     return _USER_KINDS[cls]
@@ -479,7 +481,7 @@ def _built(kind: str, system: dict[str, Any], found: SystemKind | None = None) -
         raise cfg.ConfigError(f"system.{error.name}", error.value, error.expected) from None
     except ValueError as error:
         raise cfg.ConfigError("system.kind", kind, f"a system that can be integrated ({error})") from None
-    return cast(AbstractSystem, built)  # a planar kind: the planar studies name only those
+    return built
 
 
 def system_from_config(system: dict[str, Any]) -> AbstractSystem:
@@ -578,7 +580,7 @@ def systems_from_config(tables: list[dict[str, Any]]) -> AbstractSystem:
     return batch
 
 
-def spatial_system_from_config(system: dict[str, Any]) -> AbstractSpatialSystem:
+def spatial_system_from_config(system: dict[str, Any]) -> AbstractSystem:
     """The spatial system a validated ``[system]`` table describes, after its kind's check; the constructor's
     refusal as a :class:`~regcontact.studies.config.ConfigError` (of the key it names, or of the kind)."""
     kind = system_kind_of(system["kind"], expected=SPATIAL_CLASS)
@@ -589,4 +591,4 @@ def spatial_system_from_config(system: dict[str, Any]) -> AbstractSpatialSystem:
         raise cfg.ConfigError(f"system.{error.name}", error.value, error.expected) from None
     except ValueError as error:
         raise cfg.ConfigError("system.kind", system["kind"], f"a system that can be integrated ({error})") from None
-    return cast(AbstractSpatialSystem, built)  # a spatial kind: the spatial study names only those
+    return built

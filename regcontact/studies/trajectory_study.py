@@ -15,9 +15,9 @@ import numpy as np
 from jaxtyping import Array, Float
 from numpy.typing import NDArray
 
+from regcontact.compliant import IMPLICIT_SOLVERS, SOLVER_STATUSES, Controls, SolveSettings, trajectory
 from regcontact.compliant.dynamics import CompliantSystem, contact_forces
 from regcontact.compliant.modes import compliant_mode_events, compliant_modes
-from regcontact.compliant.simulate import IMPLICIT_SOLVERS, SOLVER_STATUSES, Controls, SolveSettings, trajectory
 from regcontact.compliant.termination import effective_normal_mass, slow_force_scale
 from regcontact.contact import ContactModel, ViscousCoulomb
 from regcontact.convergence import fit_order

@@ -1,14 +1,17 @@
-"""Mechanical systems: a planar body (or several) with k unilateral frictional contacts, and spatial ones.
+"""Mechanical systems: a body (or several) with k unilateral frictional contacts, planar or spatial.
 
 :class:`AbstractSystem` is what the compliant, rigid and stability code needs (mass matrix, forces, gaps, contact
-Jacobians, μ, energy); the shipped systems implement it. A body of your own is one small subclass
-(``docs/systems.md``).
-:class:`AbstractSpatialSystem` is the same for contacts with a 2-vector tangent (``docs/spatial_contact.md``).
+Jacobians, μ, energy), its contacts' tangent dimension a class constant (``TANGENT_DIM``: 1 planar, 2 spatial); the
+shipped systems implement it. A body of your own is one small subclass (``docs/systems.md``).
 """
 
 from regcontact.systems._planar_rod import (
     AbstractPlanarRod as AbstractPlanarRod,
     slender_inertia as slender_inertia,
+)
+from regcontact.systems._spatial_form import (
+    SpatialContactSpaceForm as SpatialContactSpaceForm,
+    spatial_contact_space_form as spatial_contact_space_form,
 )
 from regcontact.systems.reduced_contact import (
     ContactSpaceForm as ContactSpaceForm,
@@ -26,13 +29,8 @@ from regcontact.systems.spatial_rod import (
     painleve_friction as painleve_friction,
     spatial_rod_form as spatial_rod_form,
 )
-from regcontact.systems.spatial_system import (
-    AbstractSpatialSystem as AbstractSpatialSystem,
-    SpatialContactSpaceForm as SpatialContactSpaceForm,
-    check_spatial_system as check_spatial_system,
-    spatial_contact_space_form as spatial_contact_space_form,
-)
 from regcontact.systems.system import (
+    TANGENT_DIMS as TANGENT_DIMS,
     AbstractSystem as AbstractSystem,
     check_system as check_system,
     first_bad_system as first_bad_system,

@@ -52,7 +52,7 @@ from regcontact._argument_checks import (
     check_arguments,
     is_traced,
 )
-from regcontact.systems.system import AbstractSystem
+from regcontact.systems.system import AbstractSystem, require_tangent_dim
 
 __all__ = [
     "PAINLEVE_MU",
@@ -322,6 +322,7 @@ def contact_space_form(
     tangential), and ``W M⁻¹Wᵀ`` gives ``C_ij`` (normal–normal), ``B_ij`` (normal ``i``, tangential ``j``) and
     ``A_ij`` (tangential–tangential). Exact at that state whatever the rank of the Delassus matrix.
     """
+    require_tangent_dim(system, 1, "the planar contact-space form")
     k = type(system).NUM_CONTACTS
     jacobians = system.jacobians(q)  # (k, 2, n): contact, (normal, tangential), coordinate
     rows = jacobians.reshape(2 * k, -1)

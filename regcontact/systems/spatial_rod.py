@@ -14,7 +14,7 @@ the last two the gyroscopic terms of the Euler–Lagrange equations. The contact
 and the tangential coordinates ``(g_t1, g_t2) = (x₁ + l cos θ cos ψ, x₂ + l cos θ sin ψ)``, the end's position on
 the plane; its slip ``u = (ġ_t1, ġ_t2)`` is expressed in the fixed ``(x₁, x₂)`` frame, as in the paper.
 
-In contact space (:func:`~regcontact.systems.spatial_system.spatial_contact_space_form`) the rod is Eqs. 42–50 with
+In contact space (:func:`~regcontact.systems.spatial_contact_space_form`) the rod is Eqs. 42–50 with
 the factor 3 replaced by ``κ = l²/ρ²`` (:func:`spatial_rod_form` writes them out); the free normal acceleration is
 ``b = l sin θ (θ̇² + cos²θ ψ̇²) − g``, where Eq. 43 prints ``l ψ̇² sin θ`` (``docs/spatial_contact.md``). With
 ``ψ = π``, ``ψ̇ = 0`` and no slip across the rod's plane, the rod moves in the ``(x₁, y)`` plane as the planar
@@ -40,7 +40,8 @@ from regcontact._argument_checks import (
     in_open_interval,
     is_traced,
 )
-from regcontact.systems.spatial_system import AbstractSpatialSystem, SpatialContactSpaceForm
+from regcontact.systems._spatial_form import SpatialContactSpaceForm
+from regcontact.systems.system import AbstractSystem
 
 __all__ = ["SpatialRod", "check_slip", "painleve_friction", "spatial_rod_form"]
 
@@ -65,7 +66,7 @@ def check_slip(slip0: Any) -> None:
         )
 
 
-class SpatialRod(AbstractSpatialSystem):
+class SpatialRod(AbstractSystem):
     """A slender rod of mass ``m``, half-length ``l`` and radius of gyration ``ρ`` under gravity ``g``, its lower end
     on the plane ``y = 0`` with friction ``μ`` (module docstring for the coordinates).
 
@@ -92,6 +93,7 @@ class SpatialRod(AbstractSpatialSystem):
     """
 
     NUM_CONTACTS: ClassVar[int] = 1
+    TANGENT_DIM: ClassVar[int] = 2
     ARGUMENT_RULES: ClassVar[dict[str, Rule]] = {
         "mass": POSITIVE,
         "half_length": POSITIVE,

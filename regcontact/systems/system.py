@@ -1,17 +1,19 @@
 """What the compliant, rigid and stability code needs to know about a mechanical system.
 
-A planar system (one body or several) with generalised coordinates ``q ∈ ℝⁿ``, velocities ``v ∈ ℝⁿ`` and ``k``
-unilateral frictional contacts. Contact ``i`` has a normal gap ``g_n,i`` (``> 0`` open) and a tangential
-coordinate ``g_t,i``; both are rows of ``g(q) ∈ ℝ^{k×2}``, and their rates are ``ġ = W(q) v`` with the contact
-Jacobians ``W(q) ∈ ℝ^{k×2×n}`` (rows: normal, tangential). The equations of motion are
+A system (one body or several) has generalised coordinates ``q ∈ ℝⁿ``, velocities ``v ∈ ℝⁿ`` and ``k``
+unilateral frictional contacts, each with a normal and ``d = TANGENT_DIM`` tangential directions (``d = 1``: a
+planar contact; ``d = 2``: a spatial contact, whose slip is a 2-vector). Contact ``i`` has a normal gap ``g_n,i``
+(``> 0`` open) and tangential coordinates ``g_t,i``; they are the rows of ``g(q) ∈ ℝ^{k×(1+d)}``, and their rates
+are ``ġ = W(q) v`` with the contact Jacobians ``W(q) ∈ ℝ^{k×(1+d)×n}`` (rows: normal, then tangential). The
+equations of motion are
 
-    M(q) v̇ = h(q, v, t) + Σ_i W_iᵀ(q) λ_i,        λ_i = (λ_n,i, λ_t,i),
+    M(q) v̇ = h(q, v, t) + Σ_i W_iᵀ(q) λ_i,        λ_i = (λ_n,i, λ_t,i),  λ_t,i ∈ ℝᵈ,
 
 and ``g̈ = W v̇ + Ẇ v`` (``Ẇ v``: :meth:`AbstractSystem.jacobian_rates`). Everything numeric is a field of the
 module (JAX arrays), so a batch of systems is a ``vmap`` away and a new value never recompiles.
 
-A new body is one small class: subclass :class:`AbstractSystem`, declare ``NUM_CONTACTS`` and implement the
-abstract methods (``docs/systems.md`` has a worked example).
+A new body is one small class: subclass :class:`AbstractSystem`, declare ``NUM_CONTACTS`` (and ``TANGENT_DIM = 2``
+for spatial contacts) and implement the abstract methods (``docs/systems.md`` has a worked example).
 """
 
 from __future__ import annotations
@@ -32,14 +34,28 @@ from jaxtyping import Array, ArrayLike, Float
 from regcontact._argument_checks import Rule, is_traced
 from regcontact._readable_repr import readable_repr
 
-__all__ = ["AbstractSystem", "check_system", "checked_together", "first_bad_system"]
+__all__ = [
+    "TANGENT_DIMS",
+    "AbstractSystem",
+    "check_system",
+    "checked_together",
+    "first_bad_system",
+    "require_tangent_dim",
+]
+
+#: The tangent dimensions a contact may have: one tangent (planar) or a tangent plane (spatial).
+TANGENT_DIMS = (1, 2)
 
 
 class AbstractSystem(eqx.Module):
-    """A planar system with ``NUM_CONTACTS`` unilateral frictional contacts (see the module docstring)."""
+    """A system with ``NUM_CONTACTS`` unilateral frictional contacts of ``TANGENT_DIM`` tangential directions each
+    (see the module docstring): gaps ``(k, 1+d)``, Jacobians ``(k, 1+d, n)``."""
 
     #: ``k``, the number of contacts (static: it fixes array shapes).
     NUM_CONTACTS: ClassVar[int]
+    #: ``d``, the tangential directions of every contact: 1 planar, 2 spatial (static: it fixes array shapes and
+    #: chooses, at trace time, how the compliant model applies the friction law).
+    TANGENT_DIM: ClassVar[int] = 1
     #: The rule of each numeric constructor argument stored in the field of its name: the constructor checks the
     #: arguments with them, the config parses its keys with them, a compiled run checks the fields with them.
     ARGUMENT_RULES: ClassVar[Mapping[str, Rule]] = {}
@@ -53,6 +69,11 @@ class AbstractSystem(eqx.Module):
             raise ValueError(
                 f"{type(self).__name__}.NUM_CONTACTS = {contacts!r}: expected a whole number of contacts k ≥ 1"
             )
+        dimension = getattr(type(self), "TANGENT_DIM", None)
+        if dimension not in TANGENT_DIMS:
+            raise ValueError(
+                f"{type(self).__name__}.TANGENT_DIM = {dimension!r}: expected 1 (planar contacts) or 2 (spatial)"
+            )
         check_built(self, _shape_problem, _mass_and_friction)
 
     @abc.abstractmethod
@@ -64,15 +85,15 @@ class AbstractSystem(eqx.Module):
         """``h(q, v, t)``: applied and velocity-dependent generalised forces (everything but the contacts)."""
 
     @abc.abstractmethod
-    def gaps(self, q: Float[Array, " n"]) -> Float[Array, "k 2"]:
-        """``(g_n, g_t)`` of every contact; ``g_n > 0`` is open."""
+    def gaps(self, q: Float[Array, " n"]) -> Float[Array, "k 1+d"]:
+        """``(g_n, g_t)`` of every contact (``g_t``: ``d`` numbers); ``g_n > 0`` is open."""
 
     @abc.abstractmethod
-    def jacobians(self, q: Float[Array, " n"]) -> Float[Array, "k 2 n"]:
+    def jacobians(self, q: Float[Array, " n"]) -> Float[Array, "k 1+d n"]:
         """``W(q) = ∂g/∂q``: ``ġ = W v``."""
 
     @abc.abstractmethod
-    def jacobian_rates(self, q: Float[Array, " n"], v: Float[Array, " n"]) -> Float[Array, "k 2"]:
+    def jacobian_rates(self, q: Float[Array, " n"], v: Float[Array, " n"]) -> Float[Array, "k 1+d"]:
         """``Ẇ v``: the velocity-dependent part of ``g̈``."""
 
     @property
@@ -108,10 +129,22 @@ class AbstractSystem(eqx.Module):
         return self.kinetic_energy(q, v) + self.potential_energy(q)
 
 
+def require_tangent_dim(system: AbstractSystem, dimension: int, what: str) -> None:
+    """``ValueError`` unless ``system``'s contacts have ``dimension`` tangential directions (static: its class's
+    ``TANGENT_DIM``), naming ``what`` needs them."""
+    found = type(system).TANGENT_DIM
+    if found != dimension:
+        kind = {1: "planar", 2: "spatial"}
+        raise ValueError(
+            f"{type(system).__name__}.TANGENT_DIM = {found}: {what} needs {kind[dimension]} contacts "
+            f"(TANGENT_DIM = {dimension})"
+        )
+
+
 def _shape_problem(system: AbstractSystem) -> str | None:
     """What is wrong with the shapes of one system's arrays at its initial state, if anything (shapes only:
     traced, nothing computed)."""
-    name, k = type(system).__name__, type(system).NUM_CONTACTS
+    name, k, rows = type(system).__name__, type(system).NUM_CONTACTS, 1 + type(system).TANGENT_DIM
     q0, v0 = eqx.filter_eval_shape(lambda system: tuple(map(_floats, system.initial_state())), system)
     if len(q0.shape) != 1:
         return f"{name}: initial q of shape {q0.shape}: expected one system, (n,) (check a batch per case)"
@@ -131,9 +164,9 @@ def _shape_problem(system: AbstractSystem) -> str | None:
     expected = {
         "initial velocity": (n,),
         "mass matrix": (n, n),
-        "gaps": (k, 2),
-        "contact Jacobians": (k, 2, n),
-        "Jacobian rates": (k, 2),
+        "gaps": (k, rows),
+        "contact Jacobians": (k, rows, n),
+        "Jacobian rates": (k, rows),
         "friction coefficients": (k,),
     }
     for what, wanted in expected.items():
@@ -293,8 +326,8 @@ def check_built(system: Any, shape_problem: Callable[[Any], str | None], values:
 
 def check_system(system: AbstractSystem) -> None:
     """Check, on the host, what a system's class cannot promise: at the initial state the arrays have the shapes
-    ``NUM_CONTACTS`` and ``q`` imply, the parameters and the state are finite, ``M(q₀)`` is symmetric positive
-    definite and ``μ ≥ 0``. Raises ``ValueError`` naming what is wrong.
+    ``NUM_CONTACTS``, ``TANGENT_DIM`` and ``q`` imply, the parameters and the state are finite, ``M(q₀)`` is
+    symmetric positive definite and ``μ ≥ 0``. Raises ``ValueError`` naming what is wrong.
 
     A system built from concrete values has passed these checks when it was built; this checks one whose values
     were set otherwise (a tree operation, a batch taken apart). Meant for one system (a batch is checked by

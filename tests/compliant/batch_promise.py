@@ -1,10 +1,10 @@
-"""The promise a batched solve makes (``regcontact.compliant.simulate.batch_agreement``), asserted on the back end the
+"""The promise a batched solve makes (``regcontact.compliant.batch_agreement``), asserted on the back end the
 tests run on: round-off and the same steps on CPU; the solver's tolerance, and possibly other steps, on GPU."""
 
 import jax
 import numpy as np
 
-from regcontact.compliant.simulate import batch_agreement
+from regcontact.compliant import batch_agreement
 
 
 def assert_lanes_agree(batched, single, solver: str, rtol: float, atol: float, steps=None, same_compilation=True):

@@ -4,7 +4,7 @@ reports."""
 import jax.numpy as jnp
 import numpy as np
 
-from regcontact.compliant.simulate import Case, Controls, cost_order, lane_utilisation
+from regcontact.compliant import Case, Controls, cost_order, lane_utilisation
 from regcontact.contact import ContactModel
 from regcontact.systems.rod import PainleveRod
 

@@ -45,9 +45,8 @@ def test_a_rerun_reads_the_traced_sweep_back(monkeypatch, tmp_path, restore_cach
     results. Another computation (other events) is kept apart."""
     import numpy as np
 
-    from regcontact.compliant import _exported_sweeps, simulate
+    from regcontact.compliant import SolveSettings, _exported_sweeps, _sweep
     from regcontact.compliant.alpha_sweep import alpha_sweep
-    from regcontact.compliant.simulate import SolveSettings
     from regcontact.contact import ContactModel
     from regcontact.systems.rod import PainleveRod
 
@@ -58,7 +57,7 @@ def test_a_rerun_reads_the_traced_sweep_back(monkeypatch, tmp_path, restore_cach
         return alpha_sweep(PainleveRod(), ContactModel(), [1e3, 1e5], t_max=0.05, settings=settings)[0]
 
     settings = SolveSettings(events=("contact_open",))
-    monkeypatch.setattr(simulate, "_COMPILED", {})
+    monkeypatch.setattr(_sweep, "_COMPILED", {})
     first = run(settings)
     kept = sorted(folder.iterdir())
     assert len(kept) == 1
@@ -67,7 +66,7 @@ def test_a_rerun_reads_the_traced_sweep_back(monkeypatch, tmp_path, restore_cach
         raise AssertionError("traced again")
 
     export = jax.export.export
-    monkeypatch.setattr(simulate, "_COMPILED", {})
+    monkeypatch.setattr(_sweep, "_COMPILED", {})
     monkeypatch.setattr(jax.export, "export", no_tracing)
     again = run(settings)
     np.testing.assert_array_equal(np.asarray(again.force_integrals), np.asarray(first.force_integrals))
@@ -75,7 +74,7 @@ def test_a_rerun_reads_the_traced_sweep_back(monkeypatch, tmp_path, restore_cach
     assert sorted(folder.iterdir()) == kept
 
     monkeypatch.setattr(jax.export, "export", export)
-    monkeypatch.setattr(simulate, "_COMPILED", {})
+    monkeypatch.setattr(_sweep, "_COMPILED", {})
     run(SolveSettings(events=()))
     assert len(list(folder.iterdir())) == 2
 

@@ -10,8 +10,8 @@ import jax.tree_util as jtu
 import numpy as np
 import pytest
 
+from regcontact.compliant import Case, Controls, SolveSettings, batch_agreement, sweep
 from regcontact.compliant.run_checks import RUN_CHECKS
-from regcontact.compliant.simulate import Case, Controls, SolveSettings, batch_agreement, sweep
 from regcontact.compliant.termination import EVENTS, contact_time
 from regcontact.contact import ContactModel
 from regcontact.rigid import ContactState, impulse_velocity

@@ -7,8 +7,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from regcontact.compliant import dynamics
-from regcontact.compliant.simulate import Controls, SolveSettings, batch_agreement, solve
+from regcontact.compliant import Controls, SolveSettings, batch_agreement, dynamics, solve
 from regcontact.compliant.termination import contact_time
 from regcontact.contact import ContactModel
 from regcontact.systems.rod import PainleveRod

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from regcontact.cli import main
-from regcontact.compliant.simulate import SOLVER_STATUSES, Controls, SolveSettings, solve
+from regcontact.compliant import SOLVER_STATUSES, Controls, SolveSettings, solve
 from regcontact.compliant.termination import contact_time
 from regcontact.contact import ContactModel
 from regcontact.systems.rod import PainleveRod

@@ -5,8 +5,8 @@ import jax.numpy as jnp
 import jax.tree_util as jtu
 import numpy as np
 
+from regcontact.compliant import Case, Controls, SolveSettings, sweep
 from regcontact.compliant.dynamics import CompliantSystem, initial_state
-from regcontact.compliant.simulate import Case, Controls, SolveSettings, sweep
 from regcontact.compliant.termination import IMPULSE_END_FACTOR, contact_time, impulse_end, slow_force_scale
 from regcontact.contact import ContactModel
 from regcontact.rigid import impulse_velocity

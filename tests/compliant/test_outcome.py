@@ -4,8 +4,8 @@ import jax.numpy as jnp
 import jax.tree_util as jtu
 import numpy as np
 
+from regcontact.compliant import Case, Controls, SolveSettings, sweep
 from regcontact.compliant.outcome import END_MODES, classify
-from regcontact.compliant.simulate import Case, Controls, SolveSettings, sweep
 from regcontact.compliant.termination import contact_time
 from regcontact.contact import ContactModel
 from regcontact.rigid import torque_threshold

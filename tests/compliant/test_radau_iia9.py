@@ -16,8 +16,8 @@ import pytest
 from scipy.optimize import brentq
 
 import regcontact  # noqa: F401  (float64)
+from regcontact.compliant import IMPLICIT_SOLVERS, SOLVER_STATUSES, Controls, SolveSettings, solve
 from regcontact.compliant.dynamics import CompliantState, initial_state
-from regcontact.compliant.simulate import IMPLICIT_SOLVERS, SOLVER_STATUSES, Controls, SolveSettings, solve
 from regcontact.compliant.solvers import (
     NewtonTolerances,
     RadauIIA5,

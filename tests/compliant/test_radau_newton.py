@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import regcontact  # noqa: F401  (float64)
-from regcontact.compliant.simulate import SOLVER_STATUSES, Controls, SolveSettings, solve
+from regcontact.compliant import SOLVER_STATUSES, Controls, SolveSettings, solve
 from regcontact.compliant.solvers import RadauIIA5, radau_iia5_tableau
 from regcontact.compliant.termination import contact_time
 from regcontact.contact import ContactModel

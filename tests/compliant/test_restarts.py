@@ -16,9 +16,9 @@ import pytest
 from scipy.integrate import solve_ivp
 
 from benchmarks.scipy_rod import ScipyRod
+from regcontact.compliant import Controls, SolveSettings, solve
 from regcontact.compliant.dynamics import CompliantState, CompliantSystem, initial_state
 from regcontact.compliant.run_checks import RUN_CHECKS, check_run
-from regcontact.compliant.simulate import Controls, SolveSettings, solve
 from regcontact.compliant.switches import FrozenContact
 from regcontact.contact import ContactModel
 from regcontact.systems.rod import PainleveRod

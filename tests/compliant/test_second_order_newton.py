@@ -11,9 +11,8 @@ import numpy as np
 import pytest
 
 import regcontact  # noqa: F401  (float64)
-from regcontact.compliant import simulate
+from regcontact.compliant import IMPLICIT_SOLVERS, SOLVER_STATUSES, Controls, SolveSettings, solve
 from regcontact.compliant.dynamics import CompliantState, CompliantSystem, flat_vector_field, vector_field
-from regcontact.compliant.simulate import SOLVER_STATUSES, Controls, SolveSettings, solve
 from regcontact.compliant.solvers import NewtonTolerances, RadauIIA5, radau_iia5_tableau
 from regcontact.compliant.solvers._second_order_newton import second_order_filter, second_order_newton_step
 from regcontact.compliant.termination import contact_time
@@ -119,7 +118,7 @@ def _table1_run(alpha, settings: SolveSettings):
 def test_table1_integrals_equal_the_full_newton(alpha, monkeypatch):
     """The default (velocities only) against the full ``24 × 24`` Newton: Table 1's integrals within 1e-11, the
     same outcome, and the step counts within a few (rounding moves a step-size decision now and then)."""
-    monkeypatch.setitem(simulate.IMPLICIT_SOLVERS, "RadauIIA5_full_newton", RadauIIA5)
+    monkeypatch.setitem(IMPLICIT_SOLVERS, "RadauIIA5_full_newton", RadauIIA5)
     full = _table1_run(jnp.asarray(alpha), SolveSettings(solver="RadauIIA5_full_newton"))
     default = _table1_run(jnp.asarray(alpha), SolveSettings(solver="RadauIIA5"))
     assert SOLVER_STATUSES[int(default.status)] == SOLVER_STATUSES[int(full.status)] == "successful"

@@ -10,6 +10,7 @@ import jax.tree_util as jtu
 import numpy as np
 import pytest
 
+from regcontact.compliant import SOLVER_STATUSES, Case, Controls, SolveSettings, sweep
 from regcontact.compliant.devices import (
     CASES_PER_DEVICE,
     automatic_chunk_size,
@@ -17,7 +18,6 @@ from regcontact.compliant.devices import (
     sweep_devices,
     use_host_cores,
 )
-from regcontact.compliant.simulate import SOLVER_STATUSES, Case, Controls, SolveSettings, sweep
 from regcontact.compliant.termination import contact_time
 from regcontact.contact import ContactModel
 from regcontact.systems.rod import PainleveRod

@@ -5,7 +5,8 @@ import jax.numpy as jnp
 import jax.tree_util as jtu
 import numpy as np
 
-from regcontact.compliant.simulate import _COMPILED, SOLVER_STATUSES, Case, Controls, SolveSettings, solve, sweep
+from regcontact.compliant import SOLVER_STATUSES, Case, Controls, SolveSettings, solve, sweep
+from regcontact.compliant._sweep import _COMPILED
 from regcontact.compliant.termination import contact_time
 from regcontact.contact import ContactModel
 from regcontact.systems.rod import PainleveRod
@@ -91,7 +92,7 @@ def test_a_failed_case_is_reported_and_the_rest_of_the_batch_stands():
 def test_every_diffrax_result_has_a_status_and_none_defaults_to_success():
     import diffrax
 
-    from regcontact.compliant.simulate import _status_index
+    from regcontact.compliant._solve import _status_index
 
     for name in SOLVER_STATUSES[:-1]:
         assert SOLVER_STATUSES[int(_status_index(getattr(diffrax.RESULTS, name)))] == name

@@ -14,8 +14,8 @@ import pytest
 from scipy.optimize import brentq
 
 import regcontact  # noqa: F401  (float64)
+from regcontact.compliant import SOLVER_STATUSES, Controls, SolveSettings, solve, sweep
 from regcontact.compliant.dynamics import CompliantState, initial_state
-from regcontact.compliant.simulate import SOLVER_STATUSES, Controls, SolveSettings, solve, sweep
 from regcontact.compliant.solvers import NewtonTolerances, RadauIIA5, radau_iia5_tableau
 from regcontact.compliant.termination import contact_time
 from regcontact.contact import ContactModel, ViscousCoulomb

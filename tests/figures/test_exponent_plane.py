@@ -27,7 +27,7 @@ def test_on_the_diagonal_the_contact_breaks_when_the_springs_push_exceeds_twice_
     import jax.numpy as jnp
     import jax.tree_util as jtu
 
-    from regcontact.compliant.simulate import Case, Controls, SolveSettings, sweep
+    from regcontact.compliant import Case, Controls, SolveSettings, sweep
     from regcontact.compliant.termination import contact_time
     from regcontact.contact import ContactModel, SpringDamper
     from regcontact.systems import PainleveRod

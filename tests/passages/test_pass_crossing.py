@@ -10,8 +10,8 @@ import pytest
 from regcontact.contact import ContactModel
 from regcontact.passages import classify_crossing, pass_crossing
 from regcontact.rigid import crossing_reference
+from regcontact.systems import spatial_contact_space_form
 from regcontact.systems.spatial_rod import SpatialRod
-from regcontact.systems.spatial_system import spatial_contact_space_form
 
 ROD = SpatialRod(gyration=0.1, mu=1.0, theta0=1.2, slip0=(math.cos(1.3), math.sin(1.3)))
 ALPHAS = (1e4, 1e6, 1e8)

@@ -5,7 +5,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from regcontact.compliant.simulate import Controls, SolveSettings, solve
+from regcontact.compliant import Controls, SolveSettings, solve
 from regcontact.contact import ContactModel, ViscousCoulomb, law_exponents
 from regcontact.contact.normal_laws import ChampneysFastScale, ClippedKelvinVoigt, HuntCrossley, SpringDamper
 from regcontact.rigid import (

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 import regcontact  # noqa: F401  (float64)
-from regcontact.compliant.simulate import SOLVER_STATUSES, Case, Controls, SolveSettings, sweep
+from regcontact.compliant import SOLVER_STATUSES, Case, Controls, SolveSettings, sweep
 from regcontact.contact import ContactModel
 from regcontact.stability import cell_label, consistent_modes, rod_reduced_dynamics, table_cell
 from regcontact.systems.rod import PainleveRod

@@ -84,8 +84,9 @@ def test_a_large_sweep_says_its_size_and_a_time_estimate_from_its_first_chunk(tm
 
 
 def test_the_time_estimate_is_in_units_a_person_reads():
-    from regcontact.compliant.simulate import pace_line
+    from regcontact.compliant import SweepProgress
 
+    pace_line = SweepProgress.pace_line
     assert pace_line(1_000_000, 64, 0.25) == (
         "1,000,000 cases: the first 64 took 0.25 s, about 65.1 min for all at this pace"
     )

@@ -235,6 +235,6 @@ def test_a_planar_body_in_the_spatial_study_is_one_line(tmp_path, capsys):
     )
     assert main(["run", str(path), "--out", str(tmp_path / "out")]) == 2
     line = _one_error_line(capsys)
-    expected = "a subclass of regcontact.systems.AbstractSpatialSystem; Ball is a class derived from"
+    expected = "a subclass of regcontact.systems.AbstractSystem with TANGENT_DIM = 2; Ball has TANGENT_DIM = 1"
     assert line.startswith(f"{PREFIX}system.kind = 'bodies.py:Ball': expected {expected}"), line
     assert not (tmp_path / "out").exists()

@@ -7,7 +7,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from regcontact.cli import main
-from regcontact.compliant.simulate import Controls, solve
+from regcontact.compliant import Controls, solve
 from regcontact.compliant.termination import contact_time
 from regcontact.contact import ContactModel
 from regcontact.stability import rod_reduced_dynamics

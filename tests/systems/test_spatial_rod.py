@@ -8,16 +8,14 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+from regcontact.compliant import Controls, sampled_run, solve
 from regcontact.compliant.dynamics import CompliantState, CompliantSystem, vector_field
-from regcontact.compliant.simulate import Controls, solve
-from regcontact.compliant.spatial_dynamics import SpatialCompliantState, SpatialCompliantSystem, spatial_vector_field
-from regcontact.compliant.spatial_simulate import spatial_run
 from regcontact.compliant.termination import contact_time
 from regcontact.contact import ContactModel, ViscousCoulomb, friction_disk
+from regcontact.systems import check_system, spatial_contact_space_form
 from regcontact.systems.reduced_two_contact import contact_space_form
 from regcontact.systems.rod import PainleveRod
 from regcontact.systems.spatial_rod import SpatialRod, painleve_friction, spatial_rod_form
-from regcontact.systems.spatial_system import check_spatial_system, spatial_contact_space_form
 
 RNG = np.random.default_rng(20)
 
@@ -44,7 +42,7 @@ ROD = SpatialRod(mass=1.3, half_length=0.8, gyration=0.37, gravity=9.81, mu=0.7)
 
 
 def test_the_rod_is_a_valid_spatial_system_whose_kinematics_are_its_gaps_derivatives():
-    check_spatial_system(ROD)
+    check_system(ROD)
     for _ in range(5):
         q, v = _random_state(ROD)
         assert np.allclose(ROD.gaps(q)[0], 0.0, atol=1e-15)  # starts with the end at the origin
@@ -194,7 +192,7 @@ def test_in_plane_the_spatial_rod_is_the_planar_rod():
     planar = _planar_twin(spatial)
     normal, friction = ContactModel().at_stiffness(1e6)
     planar_args = CompliantSystem(planar, normal, friction)
-    spatial_args = SpatialCompliantSystem(spatial, normal, friction)
+    spatial_args = CompliantSystem(spatial, normal, friction)
     for _ in range(10):
         phi = RNG.uniform(0.2, 1.4)
         q = jnp.asarray([RNG.normal(), math.sin(phi) + RNG.uniform(-1e-6, 1e-6), phi])  # lower end near the ground
@@ -210,7 +208,7 @@ def test_in_plane_the_spatial_rod_is_the_planar_rod():
         assert abs(float(form.a[1])) < 1e-13 and abs(float(form.A[0, 1])) < 1e-13 and abs(float(form.B[1])) < 1e-13
         rate = vector_field(0.0, CompliantState(q, v, jnp.zeros((1, 2))), planar_args)
         sq, sv = _in_plane(q, v)
-        spatial_rate = spatial_vector_field(0.0, SpatialCompliantState(sq, sv, jnp.zeros((1, 3))), spatial_args)
+        spatial_rate = vector_field(0.0, CompliantState(sq, sv, jnp.zeros((1, 3))), spatial_args)
         np.testing.assert_allclose(spatial_rate.v[jnp.array([0, 2, 3])], rate.v, rtol=1e-12, atol=1e-9)
         np.testing.assert_allclose(spatial_rate.impulses[0, :2], rate.impulses[0], rtol=1e-12, atol=1e-9)
         # across the plane only round-off: sin π ≈ 1.2e-16 of slip, times γ_t = 1e6
@@ -220,8 +218,8 @@ def test_in_plane_the_spatial_rod_is_the_planar_rod():
     window = float(contact_time(planar, alpha))
     planar_run = solve(planar, contact, alpha, Controls(t_max=window))
     q0, v0 = spatial.initial_state()
-    run = jax.jit(spatial_run, static_argnames=("stop_at_lift_off",))(
-        spatial, contact, alpha, SpatialCompliantState(q0, v0, jnp.zeros((1, 3))), window, jnp.asarray([window]),
+    run = jax.jit(sampled_run, static_argnames=("stop_at_lift_off",))(
+        spatial, contact, alpha, CompliantState(q0, v0, jnp.zeros((1, 3))), window, jnp.asarray([window]),
         rtol=1e-10, atol=1e-12, stop_at_lift_off=True,
     )  # fmt: skip
     assert bool(run.ok)

@@ -12,8 +12,11 @@ from regcontact.systems import (
     AbstractSystem,
     PainleveRod,
     ReducedSingleContact,
+    SpatialRod,
     TwoPointRod,
     check_system,
+    contact_space_form,
+    spatial_contact_space_form,
 )
 
 
@@ -54,7 +57,8 @@ class PointMass(AbstractSystem):
 
 
 def test_the_shipped_systems_pass():
-    for system in (PainleveRod(), TwoPointRod(), ReducedSingleContact(), PointMass(mass=jnp.asarray(2.0))):
+    shipped = (PainleveRod(), TwoPointRod(), ReducedSingleContact(), SpatialRod(), PointMass(mass=jnp.asarray(2.0)))
+    for system in shipped:
         check_system(system)
 
 
@@ -114,3 +118,30 @@ def test_negative_friction_is_refused():
         PainleveRod(mu=jnp.asarray(-0.5))
     with pytest.raises(ValueError, match="expected μ ≥ 0"):
         check_system(eqx.tree_at(lambda rod: rod.mu, PainleveRod(), jnp.asarray(-0.5)))
+
+
+def test_a_tangent_dimension_other_than_one_or_two_is_refused_when_built():
+    class Volumetric(PointMass):
+        TANGENT_DIM: ClassVar[int] = 3
+
+    with pytest.raises(ValueError, match=r"Volumetric.TANGENT_DIM = 3: expected 1 \(planar contacts\) or 2"):
+        Volumetric(mass=jnp.asarray(1.0))
+
+
+def test_the_shapes_follow_the_tangent_dimension():
+    """A planar point mass declared spatial has ``(k, 2)`` gaps where ``(k, 1 + d) = (1, 3)`` are expected."""
+
+    class DeclaredSpatial(PointMass):
+        TANGENT_DIM: ClassVar[int] = 2
+
+    with pytest.raises(ValueError, match=r"gaps of shape \(1, 2\): expected \(1, 3\) \(n = 2, k = 1\)"):
+        check_system(DeclaredSpatial(mass=jnp.asarray(1.0)))
+
+
+def test_each_contact_space_form_refuses_a_system_of_the_other_tangent_dimension():
+    q, v = jnp.zeros(5), jnp.zeros(5)
+    with pytest.raises(ValueError, match=r"SpatialRod.TANGENT_DIM = 2: the planar contact-space form needs planar"):
+        contact_space_form(SpatialRod(), q, v)
+    rod = PainleveRod()
+    with pytest.raises(ValueError, match=r"PainleveRod.TANGENT_DIM = 1: the spatial contact-space form needs spatial"):
+        spatial_contact_space_form(rod, *rod.initial_state())

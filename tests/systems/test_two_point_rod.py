@@ -11,9 +11,9 @@ import jax.tree_util as jtu
 import numpy as np
 import pytest
 
+from regcontact.compliant import Case, Controls, SolveSettings, solve, sweep
 from regcontact.compliant.dynamics import CompliantSystem, initial_state
 from regcontact.compliant.run_checks import RUN_CHECKS, total_energy
-from regcontact.compliant.simulate import Case, Controls, SolveSettings, solve, sweep
 from regcontact.compliant.termination import contact_time
 from regcontact.contact import ContactModel
 from regcontact.systems.rod import PainleveRod

@@ -24,7 +24,7 @@ from jaxtyping import Array, Bool, Float
 
 from regcontact._argument_checks import FINITE, UNIT_INTERVAL, check_argument
 from regcontact.rigid._painleve.spatial_slip import SPATIAL_SLIP_OUTCOMES, spatial_rigid_slip
-from regcontact.systems.spatial_system import AbstractSpatialSystem, spatial_contact_space_form
+from regcontact.systems import AbstractSystem, spatial_contact_space_form
 
 __all__ = ["CrossingImpact", "CrossingReference", "crossing_impact", "crossing_reference"]
 
@@ -42,7 +42,7 @@ class CrossingImpact(eqx.Module):
 
 
 def crossing_impact(
-    system: AbstractSpatialSystem, q: Float[Array, " n"], v: Float[Array, " n"], rtol: float = 1e-11
+    system: AbstractSystem, q: Float[Array, " n"], v: Float[Array, " n"], rtol: float = 1e-11
 ) -> CrossingImpact:
     """The Darboux–Keller impact with ``r = 0`` of the one contact from ``(q, v)`` (module docstring)."""
     import diffrax
@@ -116,7 +116,7 @@ class CrossingReference:
     impact: CrossingImpact
 
 
-def crossing_reference(system: AbstractSpatialSystem) -> CrossingReference:
+def crossing_reference(system: AbstractSystem) -> CrossingReference:
     """The rigid slip of ``system`` from its initial state, which must cross ``p = 0`` (``ValueError`` otherwise)."""
     slip = jax.jit(spatial_rigid_slip)(system)
     outcome = SPATIAL_SLIP_OUTCOMES[int(slip.outcome)]

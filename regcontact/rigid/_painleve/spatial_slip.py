@@ -28,7 +28,7 @@ from jaxtyping import Array, ArrayLike, Bool, Float, Int
 from regcontact._argument_checks import FINITE, POSITIVE, UNIT_INTERVAL, check_argument
 from regcontact.rigid._checks import at_least
 from regcontact.rigid._painleve.dynamic_jam import SlipState
-from regcontact.systems.spatial_system import AbstractSpatialSystem, spatial_contact_space_form
+from regcontact.systems import AbstractSystem, spatial_contact_space_form
 
 __all__ = [
     "SPATIAL_SLIP_OUTCOMES",
@@ -40,7 +40,7 @@ __all__ = [
 ]
 
 
-def _one_contact(system: AbstractSpatialSystem) -> None:
+def _one_contact(system: AbstractSystem) -> None:
     if type(system).NUM_CONTACTS != 1:
         raise ValueError(
             f"{type(system).__name__} has {type(system).NUM_CONTACTS} contacts: expected one (the slip analysis is "
@@ -63,7 +63,7 @@ class SpatialSlipProblem(eqx.Module):
 
 
 def spatial_slip_problem(
-    system: AbstractSpatialSystem, q: Float[Array, " n"], v: Float[Array, " n"], t: ArrayLike = 0.0
+    system: AbstractSystem, q: Float[Array, " n"], v: Float[Array, " n"], t: ArrayLike = 0.0
 ) -> SpatialSlipProblem:
     """The rigid slip problem of the one contact at ``(q, v, t)`` (in contact, slipping: ``u ≠ 0``)."""
     _one_contact(system)
@@ -86,7 +86,7 @@ def spatial_slip_problem(
     )
 
 
-def _normal_force_direction(system: AbstractSpatialSystem, q: Float[Array, " n"], v: Float[Array, " n"]):
+def _normal_force_direction(system: AbstractSystem, q: Float[Array, " n"], v: Float[Array, " n"]):
     """``M⁻¹(W_nᵀ − μ W_Tᵀ ê)``: what a unit normal force of slip along ``ê = u/|u|`` does to the velocities."""
     rows = system.jacobians(q)[0]
     slip = rows[1:] @ v
@@ -94,7 +94,7 @@ def _normal_force_direction(system: AbstractSpatialSystem, q: Float[Array, " n"]
     return system.mass_solve(q, rows[0] - system.friction_coefficients[0] * (direction @ rows[1:]))
 
 
-def spatial_rescaled_slip_field(system: AbstractSpatialSystem, state: SlipState) -> SlipState:
+def spatial_rescaled_slip_field(system: AbstractSystem, state: SlipState) -> SlipState:
     """``dX/ds = p F − b N``: rigid slip in the time ``s`` of ``dt = p ds``, smooth through ``p = 0``."""
     q, v, t = state
     problem = spatial_slip_problem(system, q, v, t)
@@ -144,12 +144,12 @@ class SpatialRigidSlip(eqx.Module):
     end_painleve_rate: Float[Array, ""]
 
 
-def _painleve(system: AbstractSpatialSystem, state: SlipState) -> Float[Array, ""]:
+def _painleve(system: AbstractSystem, state: SlipState) -> Float[Array, ""]:
     return spatial_slip_problem(system, *state).painleve
 
 
 def spatial_rigid_slip(
-    system: AbstractSpatialSystem,
+    system: AbstractSystem,
     q0: Float[Array, " n"] | None = None,
     v0: Float[Array, " n"] | None = None,
     s_max: float = 20.0,
