@@ -50,8 +50,7 @@ from regcontact.compliant import (
 )
 from regcontact.compliant.dynamics import CompliantState, initial_state
 from regcontact.compliant.termination import contact_time
-from regcontact.contact import ContactModel, ViscousCoulomb
-from regcontact.contact.normal_laws import SpringDamper
+from regcontact.contact import ContactModel, SpringDamper, ViscousCoulomb
 from regcontact.systems.rod import PainleveRod
 
 SOLVERS = ("RadauIIA5", "RadauIIA9")

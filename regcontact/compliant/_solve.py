@@ -34,8 +34,7 @@ from regcontact.compliant.dynamics import CompliantState, CompliantSystem, initi
 from regcontact.compliant.run_checks import RUN_CHECKS, check_inputs, check_run
 from regcontact.compliant.switches import RESTART_SURFACES, exit_condition, exit_values
 from regcontact.compliant.termination import EVENTS
-from regcontact.contact import ContactModel
-from regcontact.contact.normal_laws import AbstractJumpingNormalLaw
+from regcontact.contact import AbstractJumpingNormalLaw, ContactModel
 from regcontact.systems.system import AbstractSystem
 
 if TYPE_CHECKING:

@@ -19,8 +19,7 @@ import jax
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
-from regcontact.contact import AbstractFrictionLaw, friction_disk
-from regcontact.contact.normal_laws import AbstractNormalLaw
+from regcontact.contact import AbstractFrictionLaw, AbstractNormalLaw, friction_disk
 from regcontact.systems.system import AbstractSystem
 
 __all__ = ["CompliantState", "CompliantSystem", "contact_forces", "flat_vector_field", "initial_state", "vector_field"]

@@ -23,7 +23,7 @@ from jaxtyping import Array, ArrayLike, Float
 
 from regcontact.compliant.dynamics import CompliantState, initial_state
 from regcontact.compliant.resolution import gap_resolution
-from regcontact.contact.normal_laws import AbstractNormalLaw
+from regcontact.contact import AbstractNormalLaw
 from regcontact.systems._spatial_form import spatial_contact_space_form
 from regcontact.systems.reduced_two_contact import contact_space_form
 from regcontact.systems.system import AbstractSystem

@@ -44,7 +44,7 @@ from jaxtyping import Array, Bool, Float
 
 from regcontact.compliant.dynamics import CompliantState, CompliantSystem
 from regcontact.compliant.resolution import gap_resolution
-from regcontact.contact.normal_laws import AbstractJumpingNormalLaw, AbstractNormalLaw
+from regcontact.contact import AbstractJumpingNormalLaw, AbstractNormalLaw
 
 __all__ = ["RESTART_SURFACES", "FrozenContact", "RestartSurface", "exit_condition", "exit_values"]
 

@@ -15,7 +15,7 @@ from regcontact.contact._friction_laws import (
     AbstractFrictionLaw as AbstractFrictionLaw,
     ViscousCoulomb as ViscousCoulomb,
 )
-from regcontact.contact.normal_laws import (
+from regcontact.contact._normal_laws import (
     NORMAL_LAWS as NORMAL_LAWS,
     AbstractJumpingNormalLaw as AbstractJumpingNormalLaw,
     AbstractLinearSpringDamper as AbstractLinearSpringDamper,
@@ -23,5 +23,6 @@ from regcontact.contact.normal_laws import (
     ChampneysFastScale as ChampneysFastScale,
     ClippedKelvinVoigt as ClippedKelvinVoigt,
     HuntCrossley as HuntCrossley,
+    ImpactScale as ImpactScale,
     SpringDamper as SpringDamper,
 )

@@ -18,7 +18,7 @@ from jaxtyping import Array, ArrayLike, Float, PyTree
 from regcontact._argument_checks import FINITE, ArgumentError, check_argument
 from regcontact._readable_repr import readable_repr
 from regcontact.contact._friction_laws import AbstractFrictionLaw, ViscousCoulomb
-from regcontact.contact.normal_laws import AbstractNormalLaw, SpringDamper
+from regcontact.contact._normal_laws import AbstractNormalLaw, SpringDamper
 
 LawT = TypeVar("LawT", AbstractNormalLaw, AbstractFrictionLaw)
 

@@ -13,8 +13,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from regcontact.contact import ContactModel
-from regcontact.contact.normal_laws import ChampneysFastScale, HuntCrossley, SpringDamper
+from regcontact.contact import ChampneysFastScale, ContactModel, HuntCrossley, SpringDamper
 from regcontact.figures import figure
 from regcontact.passages import BEYOND_JAM_OUTCOMES, BeyondJam, JamPassage, classify_passage, pass_jam
 from regcontact.rigid import JamReference, jam_reference, search_jamming_rod

@@ -15,8 +15,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 from numpy.typing import NDArray
 
-from regcontact.contact import ContactModel, ViscousCoulomb, law_exponents
-from regcontact.contact.normal_laws import ClippedKelvinVoigt
+from regcontact.contact import ClippedKelvinVoigt, ContactModel, ViscousCoulomb, law_exponents
 from regcontact.figures import figure
 from regcontact.rigid import (
     ChatterDirection,

@@ -22,8 +22,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from regcontact.contact import ContactModel, ViscousCoulomb, law_exponents
-from regcontact.contact.normal_laws import SpringDamper
+from regcontact.contact import ContactModel, SpringDamper, ViscousCoulomb, law_exponents
 from regcontact.figures import figure
 from regcontact.rigid import ContactState, darboux_keller
 from regcontact.systems.legged_body import TwoLeggedBody

@@ -13,8 +13,7 @@ from regcontact._argument_checks import FINITE, POSITIVE, RULES
 from regcontact.compliant import IMPLICIT_SOLVERS, Case, Controls
 from regcontact.compliant.switches import RESTART_SURFACES
 from regcontact.compliant.termination import EVENTS
-from regcontact.contact import AbstractFrictionLaw
-from regcontact.contact.normal_laws import AbstractJumpingNormalLaw, AbstractNormalLaw
+from regcontact.contact import AbstractFrictionLaw, AbstractJumpingNormalLaw, AbstractNormalLaw
 from regcontact.studies import config as cfg
 from regcontact.studies._law_config import law_field, normal_law_class, raw_law
 from regcontact.studies.compliant_cases import sweep_cases

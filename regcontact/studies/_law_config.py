@@ -8,8 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from regcontact._argument_checks import RULES
-from regcontact.contact import FRICTION_LAWS, AbstractFrictionLaw
-from regcontact.contact.normal_laws import NORMAL_LAWS, AbstractNormalLaw
+from regcontact.contact import FRICTION_LAWS, NORMAL_LAWS, AbstractFrictionLaw, AbstractNormalLaw
 from regcontact.studies import _user_classes as user, config as cfg
 
 __all__ = ["FRICTION_CLASS", "NORMAL_CLASS", "friction_law_class", "law_field", "normal_law_class", "raw_law"]

@@ -12,8 +12,7 @@ from typing import Any, final
 import numpy as np
 from numpy.typing import NDArray
 
-from regcontact.contact import ContactModel, ViscousCoulomb, law_exponents
-from regcontact.contact.normal_laws import ClippedKelvinVoigt
+from regcontact.contact import ClippedKelvinVoigt, ContactModel, ViscousCoulomb, law_exponents
 from regcontact.rigid import (
     ChatterSequence,
     chatter_sequence,

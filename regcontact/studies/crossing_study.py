@@ -44,7 +44,7 @@ FITTED = ("impulse_error", "velocity_error", "bounce")
 
 
 def _schema(raw: dict[str, Any]) -> dict[str, Any]:
-    from regcontact.contact.normal_laws import NORMAL_LAWS
+    from regcontact.contact import NORMAL_LAWS
 
     return {
         "study": cfg.study_fields(_KIND),
@@ -116,8 +116,7 @@ def _reference_entry(system, found) -> dict[str, Any]:
 
 
 def _run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
-    from regcontact.contact import ContactModel, ViscousCoulomb
-    from regcontact.contact.normal_laws import NORMAL_LAWS
+    from regcontact.contact import NORMAL_LAWS, ContactModel, ViscousCoulomb
     from regcontact.passages import classify_crossing, pass_crossing
 
     compliant = config["compliant"]

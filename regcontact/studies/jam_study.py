@@ -56,7 +56,7 @@ _TABLE_COLUMNS = [
 
 
 def _schema(raw: dict[str, Any]) -> dict[str, Any]:
-    from regcontact.contact.normal_laws import NORMAL_LAWS
+    from regcontact.contact import NORMAL_LAWS
 
     rods = raw.get("rods", {})
     cases = rods.get("cases", ["G1", "G2"]) if isinstance(rods, dict) else None
@@ -122,8 +122,7 @@ def _system_reference(system: dict[str, Any]):
 
 
 def _contact(law: str, friction_exponent: float):
-    from regcontact.contact import ContactModel, ViscousCoulomb
-    from regcontact.contact.normal_laws import NORMAL_LAWS
+    from regcontact.contact import NORMAL_LAWS, ContactModel, ViscousCoulomb
 
     return ContactModel(normal=NORMAL_LAWS[law](), friction_exponents=ViscousCoulomb(friction_exponent))
 

@@ -13,8 +13,7 @@ import numpy as np
 import pytest
 
 from regcontact.compliant.dynamics import CompliantSystem, contact_forces, flat_vector_field
-from regcontact.contact import ContactModel, ViscousCoulomb
-from regcontact.contact.normal_laws import SpringDamper
+from regcontact.contact import ContactModel, SpringDamper, ViscousCoulomb
 from regcontact.systems.rod import PainleveRod
 
 ROD = PainleveRod(mass=1.2, length=1.5, gravity=9.81, torque=0.3, force_x=-0.2, mu=0.8)

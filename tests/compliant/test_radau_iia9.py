@@ -27,8 +27,7 @@ from regcontact.compliant.solvers import (
     radau_nodes,
 )
 from regcontact.compliant.termination import contact_time
-from regcontact.contact import ContactModel, ViscousCoulomb
-from regcontact.contact.normal_laws import SpringDamper
+from regcontact.contact import ContactModel, SpringDamper, ViscousCoulomb
 from regcontact.studies.compliant_study import CompliantSweepStudy
 from regcontact.studies.loading import load_study
 from regcontact.systems.rod import PainleveRod

@@ -18,8 +18,7 @@ from regcontact.compliant import SOLVER_STATUSES, Controls, SolveSettings, solve
 from regcontact.compliant.dynamics import CompliantState, initial_state
 from regcontact.compliant.solvers import NewtonTolerances, RadauIIA5, radau_iia5_tableau
 from regcontact.compliant.termination import contact_time
-from regcontact.contact import ContactModel, ViscousCoulomb
-from regcontact.contact.normal_laws import SpringDamper
+from regcontact.contact import ContactModel, SpringDamper, ViscousCoulomb
 from regcontact.studies.compliant_study import CompliantSweepStudy, build_cases
 from regcontact.studies.loading import load_study
 from regcontact.systems.rod import PainleveRod

@@ -16,16 +16,20 @@ import regcontact  # noqa: F401  (float64)
 from regcontact.compliant.dynamics import CompliantSystem, flat_vector_field, initial_state
 from regcontact.compliant.solvers import RadauIIA5
 from regcontact.compliant.switches import FrozenContact
-from regcontact.contact import FRICTION_LAWS, AbstractFrictionLaw, ContactModel, ViscousCoulomb, law_exponents
-from regcontact.contact.normal_laws import (
+from regcontact.contact import (
+    FRICTION_LAWS,
     NORMAL_LAWS,
+    AbstractFrictionLaw,
     AbstractJumpingNormalLaw,
     AbstractLinearSpringDamper,
     AbstractNormalLaw,
     ChampneysFastScale,
     ClippedKelvinVoigt,
+    ContactModel,
     HuntCrossley,
     SpringDamper,
+    ViscousCoulomb,
+    law_exponents,
 )
 from regcontact.studies.config import ConfigError
 from regcontact.studies.loading import load_study

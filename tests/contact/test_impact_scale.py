@@ -8,13 +8,17 @@ from typing import ClassVar
 import jax.numpy as jnp
 import pytest
 
-from regcontact.contact import AbstractFrictionLaw, ContactModel, ViscousCoulomb, default_exponents, law_exponents
-from regcontact.contact.normal_laws import (
+from regcontact.contact import (
+    AbstractFrictionLaw,
     AbstractNormalLaw,
     ChampneysFastScale,
     ClippedKelvinVoigt,
+    ContactModel,
     HuntCrossley,
     SpringDamper,
+    ViscousCoulomb,
+    default_exponents,
+    law_exponents,
 )
 from regcontact.rigid import limit_law
 

@@ -7,8 +7,7 @@ import pytest
 
 from regcontact.compliant.dynamics import CompliantSystem, contact_forces
 from regcontact.compliant.initial_penetration import slipping_initial_state
-from regcontact.contact import ContactModel
-from regcontact.contact.normal_laws import ChampneysFastScale, HuntCrossley, SpringDamper
+from regcontact.contact import ChampneysFastScale, ContactModel, HuntCrossley, SpringDamper
 from regcontact.passages import classify_passage, pass_jam
 from regcontact.rigid import darboux_keller_map, jam_reference, rigid_slip, slip_normal_dynamics
 from regcontact.systems import PainleveRod

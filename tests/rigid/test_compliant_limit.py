@@ -6,8 +6,15 @@ import numpy as np
 import pytest
 
 from regcontact.compliant import Controls, SolveSettings, solve
-from regcontact.contact import ContactModel, ViscousCoulomb, law_exponents
-from regcontact.contact.normal_laws import ChampneysFastScale, ClippedKelvinVoigt, HuntCrossley, SpringDamper
+from regcontact.contact import (
+    ChampneysFastScale,
+    ClippedKelvinVoigt,
+    ContactModel,
+    HuntCrossley,
+    SpringDamper,
+    ViscousCoulomb,
+    law_exponents,
+)
 from regcontact.rigid import (
     compliant_limit_map,
     impulse_velocity,

@@ -5,8 +5,14 @@ flat rod's slip after a compliant impact."""
 import numpy as np
 import pytest
 
-from regcontact.contact import ContactModel, ViscousCoulomb, law_exponents
-from regcontact.contact.normal_laws import ClippedKelvinVoigt, HuntCrossley, SpringDamper
+from regcontact.contact import (
+    ClippedKelvinVoigt,
+    ContactModel,
+    HuntCrossley,
+    SpringDamper,
+    ViscousCoulomb,
+    law_exponents,
+)
 from regcontact.rigid import (
     CompliantLimitImpact,
     DarbouxKellerImpact,

@@ -19,8 +19,7 @@ from regcontact.cli import main
 from regcontact.compliant import Controls, SolveSettings, solve
 from regcontact.compliant.dynamics import CompliantState, CompliantSystem, initial_state, vector_field
 from regcontact.compliant.run_checks import total_energy
-from regcontact.contact import ContactModel, ViscousCoulomb
-from regcontact.contact.normal_laws import ChampneysFastScale, SpringDamper
+from regcontact.contact import ChampneysFastScale, ContactModel, SpringDamper, ViscousCoulomb
 from regcontact.figures._two_contact_orbits import FIG15_PANELS
 from regcontact.stability import (
     TwoContactSystem,

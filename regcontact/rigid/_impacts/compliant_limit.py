@@ -5,7 +5,7 @@ of its normal processes, the spring's ``√(m_n/k) ∝ α^(−a/2)`` and the dam
 (``a``, ``b`` the exponents of ``k_n``, ``γ_n``), so ``s = max(a/2, b)``. On that scale, with ``τ = α^s t``, the
 penetration ``α^s g_n``, the forces ``α^(−s) λ`` and the velocities unchanged, a term of exponent ``e`` carries a
 factor ``α^(e − s)`` (spring: ``α^(a − 2s)``): the terms with the largest exponents survive, the others vanish in
-the limit. For the linear spring–damper laws (:class:`~regcontact.contact.normal_laws.AbstractLinearSpringDamper`):
+the limit. For the linear spring–damper laws (:class:`~regcontact.contact.AbstractLinearSpringDamper`):
 
 - ``b > a/2`` (Preclik & Rüde's ``k_n, γ_n ∝ α``): the damper alone; ``e = 0``, the normal velocity decays;
 - ``b = a/2`` (Champneys' ``k ∝ α``, ``q ∝ √α``): spring and damper at the damping ratio ``ζ = γ/(2√(k m_n))``,
@@ -41,8 +41,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, UNIT_INTERVAL, check_argument
-from regcontact.contact import ContactModel
-from regcontact.contact.normal_laws import AbstractNormalLaw
+from regcontact.contact import AbstractNormalLaw, ContactModel
 from regcontact.rigid._checks import scalar
 from regcontact.rigid._impacts.impact_process import FrictionKind, ProcessOutcome, impact_process
 from regcontact.rigid._state import ContactState, as_contact_state
@@ -76,7 +75,7 @@ class LimitLaw:
     def rates(self, normal_mass_inverse: NDArray[np.float64], speed: float) -> list[float]:
         """The inverse time scales of the normal law for contacts of inverse normal masses ``C_ii`` at impact
         speed ``speed``: how long a decaying contact is followed
-        (:meth:`~regcontact.contact.normal_laws.AbstractNormalLaw.impact_rates`)."""
+        (:meth:`~regcontact.contact.AbstractNormalLaw.impact_rates`)."""
         return self.normal.impact_rates(np.asarray(normal_mass_inverse, dtype=float), speed)
 
     def force(self):
@@ -129,7 +128,7 @@ class LimitImpact:
 def onset_time(law: LimitLaw, normal_velocity: ArrayLike, rates: Sequence[float]) -> float:
     """How long before touch-down (on the impact scale) the contact forces set in: the smallest ``τ₀ ≥ 0`` with no
     force at the gaps ``g_i = −v_i τ₀`` of the ballistic approach. Zero for a law without force above the ground
-    (:class:`~regcontact.contact.normal_laws.SpringDamper`, Hunt–Crossley); ``c/k`` for a clipped Kelvin–Voigt law,
+    (:class:`~regcontact.contact.SpringDamper`, Hunt–Crossley); ``c/k`` for a clipped Kelvin–Voigt law,
     which brakes a fast approach before the gap closes. ``ValueError`` for a law that acts at any distance (a
     Kelvin–Voigt damper without its spring), and for velocities that are not finite or rates that are not
     positive."""
@@ -239,7 +238,7 @@ def compliant_limit(
 
 
 def spring_damper_restitution(zeta: float) -> float:
-    """Restitution of :class:`~regcontact.contact.normal_laws.SpringDamper` (damper on approach only), frictionless,
+    """Restitution of :class:`~regcontact.contact.SpringDamper` (damper on approach only), frictionless,
     ``ζ < 1``: the damped quarter-cycle to the deepest point, ``t* = arctan(√(1−ζ²)/ζ)/ω_d``, then an undamped
     spring: ``e = exp(−ζ ω t*) = exp(−ζ/√(1−ζ²) · arctan(√(1−ζ²)/ζ))``."""
     root = math.sqrt(1.0 - _underdamped(zeta) ** 2)
@@ -247,8 +246,8 @@ def spring_damper_restitution(zeta: float) -> float:
 
 
 def kelvin_voigt_restitution(zeta: float) -> float:
-    """Restitution of a clipped Kelvin–Voigt law (:class:`~regcontact.contact.normal_laws.ClippedKelvinVoigt`,
-    :class:`~regcontact.contact.normal_laws.ChampneysFastScale`), frictionless, ``ζ < 1``, arriving from free
+    """Restitution of a clipped Kelvin–Voigt law (:class:`~regcontact.contact.ClippedKelvinVoigt`,
+    :class:`~regcontact.contact.ChampneysFastScale`), frictionless, ``ζ < 1``, arriving from free
     flight. The law brakes before the gap closes, from ``k δ + c δ̇ = 0`` (``δ = −g``); the force
     ``F = k δ + c δ̇`` obeys the oscillator's own equation with ``F(0) = 0``, ``Ḟ(0) = k v₀``, so
     ``F = (k v₀/ω_d) e^(−ζωt) sin ω_d t`` and the contact releases after exactly half a damped period, where
