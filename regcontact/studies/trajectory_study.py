@@ -32,7 +32,6 @@ from regcontact.motion_events import (
 from regcontact.rigid import (
     IMPACT_LAWS,
     SELECTION_RULES,
-    CompliantLimitImpact,
     RigidTrajectory,
     event_driven,
     gholami_time_stepping,
@@ -333,9 +332,7 @@ def _event_driven_reference(system: AbstractSystem, config: dict[str, Any], grid
         system,
         t_end,
         selection=ed["selection"],
-        impact_law=CompliantLimitImpact(contact_model(config["compliant"]))
-        if ed["impact_law"] == "compliant_limit"
-        else IMPACT_LAWS[ed["impact_law"]](restitution=ed["restitution"]),
+        impact_law=IMPACT_LAWS[ed["impact_law"]].from_settings(ed["restitution"], contact_model(config["compliant"])),
         rtol=ed["rtol"],
         atol=ed["atol"],
         sample_times=grid,

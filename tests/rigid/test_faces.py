@@ -64,6 +64,17 @@ def test_impact_laws_by_name_are_impact_law_classes():
         AbstractImpactLaw()  # type: ignore[abstract]
 
 
+def test_a_law_named_by_a_study_takes_what_it_uses_of_the_settings():
+    """A study builds every named law the same way: the restitution goes to the laws that have one, the contact
+    model to the compliant limit."""
+    model = ContactModel()
+    assert IMPACT_LAWS["lcp"].from_settings(0.3, model) == NewtonImpact(0.3)
+    assert IMPACT_LAWS["darboux_keller"].from_settings(0.7, model) == DarbouxKellerImpact(0.7)
+    assert IMPACT_LAWS["compliant_limit"].from_settings(0.3, model).model is model  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match=r"^restitution = 1\.5: expected"):
+        IMPACT_LAWS["lcp"].from_settings(1.5, model)
+
+
 def test_each_impact_law_answers_a_landing_with_its_outcomes():
     """The two-point rod dropped flat: every law returns impulses on both contacts, velocities after and modes."""
     state = ContactState.from_system(TwoPointRod(mu=0.5, height=0.0, vy0=-1.0))

@@ -60,6 +60,12 @@ class AbstractImpactLaw(eqx.Module):
     def __call__(self, state: ContactState, tol: float) -> tuple[RigidImpact, ...]:
         """Every outcome of the impact at ``state``."""
 
+    @classmethod
+    @abc.abstractmethod
+    def from_settings(cls, restitution: float, model: ContactModel) -> AbstractImpactLaw:
+        """The law built from what a study gives every law (a restitution and the study's contact model), each law
+        taking the one it uses: a study names a law without knowing which."""
+
 
 def _outcome(state: ContactState, impulses: NDArray[np.float64], velocity: NDArray[np.float64], tol: float):
     """The outcome of an impact law with one answer: its modes read off the velocities after."""
@@ -86,6 +92,10 @@ class NewtonImpact(AbstractImpactLaw):
     def __check_init__(self):
         check_argument("restitution", self.restitution, RESTITUTION)
 
+    @classmethod
+    def from_settings(cls, restitution: float, model: ContactModel) -> AbstractImpactLaw:
+        return cls(restitution)
+
     def __call__(self, state: ContactState, tol: float) -> tuple[RigidImpact, ...]:
         return tuple(
             RigidImpact(s.reactions, state.velocity_after(s.reactions), state.kinetic_energy(s.velocity), s.modes)
@@ -104,6 +114,10 @@ class DarbouxKellerImpact(AbstractImpactLaw):
 
     def __check_init__(self):
         check_argument("restitution", self.restitution, RESTITUTION)
+
+    @classmethod
+    def from_settings(cls, restitution: float, model: ContactModel) -> AbstractImpactLaw:
+        return cls(restitution)
 
     def __call__(self, state: ContactState, tol: float) -> tuple[RigidImpact, ...]:
         outcome, velocity = darboux_keller(state, self.restitution, "poisson", tol)
@@ -128,6 +142,10 @@ class CompliantLimitImpact(AbstractImpactLaw):
         if not isinstance(self.model, ContactModel):
             raise TypeError(f"contact_model = {self.model!r}: expected a ContactModel")
         limit_law(self.model)
+
+    @classmethod
+    def from_settings(cls, restitution: float, model: ContactModel) -> AbstractImpactLaw:
+        return cls(model)
 
     def __call__(self, state: ContactState, tol: float) -> tuple[RigidImpact, ...]:
         outcome, velocity = compliant_limit(state, self.model, tol)
