@@ -51,29 +51,6 @@ _TABLE_COLUMNS = [
 ]
 
 
-def _schema(raw: dict[str, Any]) -> dict[str, Any]:
-    del raw
-    return {
-        "study": cfg.study_fields(_KIND),
-        "system": {k: f for k, f in kind_fields("reduced_single_contact").items() if k not in START_FIELDS},
-        "horizon": {
-            "t_end": cfg.Field(cfg.positive, cfg.REQUIRED, "end time of the compliant runs (past the Zeno time)"),
-            "samples": cfg.Field(cfg.positive_int, 20_000, "sample times of each compliant run"),
-        },
-        "compliant": {
-            "alpha": cfg.Field(cfg.values_of(cfg.positive, "α > 0"), cfg.REQUIRED, "stiffness multipliers α"),
-            "damping_ratio": cfg.Field(cfg.in_open_interval(0.0, 1.0), 0.2, "ζ of the Kelvin–Voigt law, in (0, 1)"),
-            "friction_damping": cfg.Field(cfg.positive, 1.0, "c_t in γ_t = c_t α^e"),
-            "friction_damping_exponent": cfg.Field(
-                cfg.finite, 1.0, "e in γ_t = c_t α^e: above 1/2 Coulomb's law during an impact, 1/2 viscous"
-            ),
-            "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-10, "relative tolerance"),
-            "atol": cfg.Field(cfg.positive, 1e-12, "absolute tolerance"),
-            "max_steps": cfg.Field(cfg.step_budget, 200_000, "step budget per run"),
-        },
-    }
-
-
 def contact_model(system: dict[str, Any], compliant: dict[str, Any]) -> ContactModel:
     """A clipped Kelvin–Voigt law at damping ratio ``ζ`` for the normal mass ``1/C`` (``k ∝ α``, ``γ ∝ √α``) and
     viscous-limited Coulomb friction ``γ_t = c_t α^e``."""
@@ -110,32 +87,6 @@ def _rigid_sequence(values: tuple[float, ...]) -> ChatterSequence:
         return outcome.u, outcome.v
 
     return chatter_sequence(system["a"], system["b"], impact, system["slip0"], system["normal_velocity0"])
-
-
-def _check(config: dict[str, Any], overridden: list[str]) -> list[str]:
-    del overridden
-    system = config["system"]
-    if not system["b"] < 0:
-        raise cfg.ConfigError("system.b", system["b"], "a free normal acceleration towards the contact (b < 0)")
-    if not system["normal_velocity0"] < 0:
-        raise cfg.ConfigError("system.normal_velocity0", system["normal_velocity0"], "an approach (< 0)")
-    if config["compliant"]["friction_damping_exponent"] < 0.5:
-        raise cfg.ConfigError(
-            "compliant.friction_damping_exponent",
-            config["compliant"]["friction_damping_exponent"],
-            "at least 1/2 (friction acting during the impacts)",
-        )
-    system_from_config(system)  # the system's own rules (a Delassus matrix that is positive definite, …)
-    try:
-        zeno = rigid_sequence(config).zeno_time
-    except ValueError as error:  # what the rigid sequence refuses, said as the config's
-        form = {key: system[key] for key in ("A", "B", "C", "mu")}
-        raise cfg.ConfigError("system", form, f"a contact the rigid bounce map takes ({error})") from None
-    if not config["horizon"]["t_end"] > 1.2 * zeno:
-        raise cfg.ConfigError(
-            "horizon.t_end", config["horizon"]["t_end"], f"a time past 1.2 × the Zeno time t_∞ = {zeno:.6g}"
-        )
-    return []
 
 
 def _crossings(times: NDArray, gaps: NDArray, downwards: bool) -> NDArray:
@@ -182,79 +133,6 @@ def _compliant_runs(config: dict[str, Any], grid: NDArray) -> tuple[dict[str, ND
     return data, {"compliant_compile_s": compile_s, "compliant_run_s": run_s}
 
 
-def _run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
-    from regcontact.compliant import SOLVER_STATUSES
-
-    progress("rigid chatter sequence (the compliant model's limit impact law)")
-    rigid = rigid_sequence(config)
-    grid = np.linspace(0.0, config["horizon"]["t_end"], config["horizon"]["samples"])
-    progress(f"compliant model at {len(config['compliant']['alpha'])} values of α (one vmapped call)")
-    data, timings = _compliant_runs(config, grid)
-    rows, failures = [], []
-    for i, alpha in enumerate(config["compliant"]["alpha"]):
-        status = SOLVER_STATUSES[int(data["status"][i])]
-        ok = status in ("successful", "event_occurred")
-        if not ok:
-            failures.append(f"α = {alpha:g}: the compliant run ended with {status}")
-        gaps = data["gaps"][i]
-        # the rigid clock: the compliant run started data["leads"][i] before the first touch-down
-        touchdowns = _crossings(grid, gaps, downwards=True) - data["leads"][i]
-        if touchdowns.size == 0 or gaps[0] <= 0:  # a law without force above the ground starts at g = 0
-            touchdowns = np.concatenate([[0.0], touchdowns])
-        compared = min(COMPARED_TOUCHDOWNS, touchdowns.size, rigid.times.size)
-        last = float(touchdowns[-1])
-        rows.append(
-            {
-                "alpha": float(alpha),
-                "touchdowns": int(touchdowns.size),
-                "last_touchdown": last,
-                "zeno_time": rigid.zeno_time,
-                "last_touchdown_minus_zeno": last - rigid.zeno_time,
-                "touchdown_time_error": float(np.abs(touchdowns[:compared] - rigid.times[:compared]).max()),
-                "slip_at_zeno": float(np.interp(rigid.zeno_time + data["leads"][i], grid, data["slips"][i])),
-                "zeno_slip": rigid.zeno_slip,
-                "ok": ok and bool(gaps[-1] <= 0),
-            }
-        )
-    summary = [
-        f"rigid: {rigid.times.size} impacts followed (normal velocity to 1e-12 of the first), accumulating at "
-        f"t_∞ = {rigid.zeno_time:.9g} with slip {rigid.zeno_slip:.6g}; a rigid integration stops there",
-        f"compliant: the contact stays closed after its last touch-down, {rows[-1]['last_touchdown']:.6g} at "
-        f"α = {rows[-1]['alpha']:g} ({rows[-1]['touchdowns']} touch-downs resolved on the sample grid)",
-    ]
-    return StudyResult(
-        name=config["study"]["name"],
-        kind=_KIND,
-        rows=rows,
-        references={
-            "rigid": {
-                "impact_times": rigid.times.tolist(),
-                "incoming": rigid.incoming.tolist(),
-                "zeno_time": rigid.zeno_time,
-                "zeno_slip": rigid.zeno_slip,
-                "restitution_frictionless": kelvin_voigt_restitution(config["compliant"]["damping_ratio"]),
-            }
-        },
-        timings=timings,
-        failures=failures,
-        summary=summary,
-    )
-
-
-def _estimate(config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
-    del devices  # one jitted vmap over α
-    (alphas,) = lengths(config, "compliant.alpha")
-    samples = config["horizon"]["samples"]
-    phases = {
-        "start": STARTUP_S,
-        "rigid sequence": CHATTER_RIGID_S,
-        "compile": CHATTER_COMPILE_S,
-        "solve": alphas * CHATTER_RUN_S * rtol_factor(config["compliant"]["rtol"]),
-    }
-    memory = BASE_BYTES + alphas * samples * SAMPLE_BYTES
-    return Estimate(alphas, f"{alphas} α, {samples:,} samples each", memory, phases)
-
-
 @final
 class ChatterStudy(AbstractStudyKind):
     """``kind = "chatter"``: one reduced contact from touch-down, a clipped Kelvin–Voigt law at a sweep of α against
@@ -265,13 +143,119 @@ class ChatterStudy(AbstractStudyKind):
     TABLE_COLUMNS = _TABLE_COLUMNS
 
     def schema(self, raw: dict[str, Any]) -> dict[str, Any]:
-        return _schema(raw)
+        del raw
+        return {
+            "study": cfg.study_fields(_KIND),
+            "system": {k: f for k, f in kind_fields("reduced_single_contact").items() if k not in START_FIELDS},
+            "horizon": {
+                "t_end": cfg.Field(cfg.positive, cfg.REQUIRED, "end time of the compliant runs (past the Zeno time)"),
+                "samples": cfg.Field(cfg.positive_int, 20_000, "sample times of each compliant run"),
+            },
+            "compliant": {
+                "alpha": cfg.Field(cfg.values_of(cfg.positive, "α > 0"), cfg.REQUIRED, "stiffness multipliers α"),
+                "damping_ratio": cfg.Field(cfg.in_open_interval(0.0, 1.0), 0.2, "ζ of the Kelvin–Voigt law, in (0, 1)"),
+                "friction_damping": cfg.Field(cfg.positive, 1.0, "c_t in γ_t = c_t α^e"),
+                "friction_damping_exponent": cfg.Field(
+                    cfg.finite, 1.0, "e in γ_t = c_t α^e: above 1/2 Coulomb's law during an impact, 1/2 viscous"
+                ),
+                "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-10, "relative tolerance"),
+                "atol": cfg.Field(cfg.positive, 1e-12, "absolute tolerance"),
+                "max_steps": cfg.Field(cfg.step_budget, 200_000, "step budget per run"),
+            },
+        }
 
     def check(self, config: dict[str, Any], overridden: list[str]) -> list[str]:
-        return _check(config, overridden)
+        del overridden
+        system = config["system"]
+        if not system["b"] < 0:
+            raise cfg.ConfigError("system.b", system["b"], "a free normal acceleration towards the contact (b < 0)")
+        if not system["normal_velocity0"] < 0:
+            raise cfg.ConfigError("system.normal_velocity0", system["normal_velocity0"], "an approach (< 0)")
+        if config["compliant"]["friction_damping_exponent"] < 0.5:
+            raise cfg.ConfigError(
+                "compliant.friction_damping_exponent",
+                config["compliant"]["friction_damping_exponent"],
+                "at least 1/2 (friction acting during the impacts)",
+            )
+        system_from_config(system)  # the system's own rules (a Delassus matrix that is positive definite, …)
+        try:
+            zeno = rigid_sequence(config).zeno_time
+        except ValueError as error:  # what the rigid sequence refuses, said as the config's
+            form = {key: system[key] for key in ("A", "B", "C", "mu")}
+            raise cfg.ConfigError("system", form, f"a contact the rigid bounce map takes ({error})") from None
+        if not config["horizon"]["t_end"] > 1.2 * zeno:
+            raise cfg.ConfigError(
+                "horizon.t_end", config["horizon"]["t_end"], f"a time past 1.2 × the Zeno time t_∞ = {zeno:.6g}"
+            )
+        return []
 
     def estimate(self, config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
-        return _estimate(config, devices)
+        del devices  # one jitted vmap over α
+        (alphas,) = lengths(config, "compliant.alpha")
+        samples = config["horizon"]["samples"]
+        phases = {
+            "start": STARTUP_S,
+            "rigid sequence": CHATTER_RIGID_S,
+            "compile": CHATTER_COMPILE_S,
+            "solve": alphas * CHATTER_RUN_S * rtol_factor(config["compliant"]["rtol"]),
+        }
+        memory = BASE_BYTES + alphas * samples * SAMPLE_BYTES
+        return Estimate(alphas, f"{alphas} α, {samples:,} samples each", memory, phases)
 
     def run(self, config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
-        return _run(config, progress)
+        from regcontact.compliant import SOLVER_STATUSES
+
+        progress("rigid chatter sequence (the compliant model's limit impact law)")
+        rigid = rigid_sequence(config)
+        grid = np.linspace(0.0, config["horizon"]["t_end"], config["horizon"]["samples"])
+        progress(f"compliant model at {len(config['compliant']['alpha'])} values of α (one vmapped call)")
+        data, timings = _compliant_runs(config, grid)
+        rows, failures = [], []
+        for i, alpha in enumerate(config["compliant"]["alpha"]):
+            status = SOLVER_STATUSES[int(data["status"][i])]
+            ok = status in ("successful", "event_occurred")
+            if not ok:
+                failures.append(f"α = {alpha:g}: the compliant run ended with {status}")
+            gaps = data["gaps"][i]
+            # the rigid clock: the compliant run started data["leads"][i] before the first touch-down
+            touchdowns = _crossings(grid, gaps, downwards=True) - data["leads"][i]
+            if touchdowns.size == 0 or gaps[0] <= 0:  # a law without force above the ground starts at g = 0
+                touchdowns = np.concatenate([[0.0], touchdowns])
+            compared = min(COMPARED_TOUCHDOWNS, touchdowns.size, rigid.times.size)
+            last = float(touchdowns[-1])
+            rows.append(
+                {
+                    "alpha": float(alpha),
+                    "touchdowns": int(touchdowns.size),
+                    "last_touchdown": last,
+                    "zeno_time": rigid.zeno_time,
+                    "last_touchdown_minus_zeno": last - rigid.zeno_time,
+                    "touchdown_time_error": float(np.abs(touchdowns[:compared] - rigid.times[:compared]).max()),
+                    "slip_at_zeno": float(np.interp(rigid.zeno_time + data["leads"][i], grid, data["slips"][i])),
+                    "zeno_slip": rigid.zeno_slip,
+                    "ok": ok and bool(gaps[-1] <= 0),
+                }
+            )
+        summary = [
+            f"rigid: {rigid.times.size} impacts followed (normal velocity to 1e-12 of the first), accumulating at "
+            f"t_∞ = {rigid.zeno_time:.9g} with slip {rigid.zeno_slip:.6g}; a rigid integration stops there",
+            f"compliant: the contact stays closed after its last touch-down, {rows[-1]['last_touchdown']:.6g} at "
+            f"α = {rows[-1]['alpha']:g} ({rows[-1]['touchdowns']} touch-downs resolved on the sample grid)",
+        ]
+        return StudyResult(
+            name=config["study"]["name"],
+            kind=_KIND,
+            rows=rows,
+            references={
+                "rigid": {
+                    "impact_times": rigid.times.tolist(),
+                    "incoming": rigid.incoming.tolist(),
+                    "zeno_time": rigid.zeno_time,
+                    "zeno_slip": rigid.zeno_slip,
+                    "restitution_frictionless": kelvin_voigt_restitution(config["compliant"]["damping_ratio"]),
+                }
+            },
+            timings=timings,
+            failures=failures,
+            summary=summary,
+        )

@@ -43,34 +43,6 @@ _TABLE_COLUMNS = [
 FITTED = ("impulse_error", "velocity_error", "bounce")
 
 
-def _schema(raw: dict[str, Any]) -> dict[str, Any]:
-    from regcontact.contact import NORMAL_LAWS
-
-    return {
-        "study": cfg.study_fields(_KIND),
-        "system": kind_fields(system_kind(raw, spatial=True)),
-        "compliant": {
-            "alpha": cfg.Field(
-                cfg.increasing(cfg.values_of(cfg.positive, "α > 0")),
-                cfg.REQUIRED,
-                "stiffness multipliers α, increasing (an order in α is fitted over them)",
-            ),
-            "normal_law": cfg.Field(
-                cfg.choice(*NORMAL_LAWS),
-                "spring_damper",
-                "the normal law, its parameters 1 at α = 1 and its default α-exponents",
-            ),
-            "friction_damping_exponent": cfg.Field(
-                cfg.finite, 1.0, "e in γ_t = α^e of the friction disk (≥ 1: Coulomb's law during the impulse)"
-            ),
-            "window": cfg.Field(cfg.positive, 0.3, "each run ends at t* + window"),
-            "samples": cfg.Field(cfg.positive_int, 300, "sample times around the crossing"),
-            "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-8, "relative tolerance"),
-            "atol": cfg.Field(cfg.positive, 1e-12, "absolute tolerance"),
-        },
-    }
-
-
 def reference(config: dict[str, Any]):
     """The system of a validated config and its rigid slip to the crossing; ``ConfigError`` if the slip does not
     reach one."""
@@ -83,14 +55,6 @@ def reference(config: dict[str, Any]):
         raise cfg.ConfigError(
             "system.slip0", config["system"]["slip0"], f"a start whose rigid slip crosses p = 0 ({error})"
         ) from None
-
-
-def _check(config: dict[str, Any], overridden: list[str]) -> list[str]:
-    del overridden
-    _, found = reference(config)
-    if not bool(found.impact.stick_in_cone):
-        return ["the rigid IWC's stick phase leaves the friction cone: its impulse has no rule there"]
-    return []
 
 
 def _reference_entry(system, found) -> dict[str, Any]:
@@ -115,121 +79,10 @@ def _reference_entry(system, found) -> dict[str, Any]:
     }
 
 
-def _run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
-    from regcontact.contact import NORMAL_LAWS, ContactModel, ViscousCoulomb
-    from regcontact.passages import classify_crossing, pass_crossing
-
-    compliant = config["compliant"]
-    alpha = np.asarray(compliant["alpha"], dtype=float)
-    progress("rigid slip to the crossing of p = 0 and the impact without collision there")
-    start = time.perf_counter()
-    system, found = reference(config)
-    timings = {"rigid_s": time.perf_counter() - start}
-    contact = ContactModel(
-        normal=NORMAL_LAWS[compliant["normal_law"]](),
-        friction_exponents=ViscousCoulomb(compliant["friction_damping_exponent"]),
-    )
-    progress(f"compliant model at {len(alpha)} values of α (one vmapped call)")
-    start = time.perf_counter()
-    passage = pass_crossing(
-        system,
-        contact,
-        alpha,
-        found.t_cross,
-        window=compliant["window"],
-        samples=compliant["samples"],
-        rtol=compliant["rtol"],
-        atol=compliant["atol"],
-    )
-    result = classify_crossing(system, passage, found)
-    timings["compliant_s"] = time.perf_counter() - start
-    outcomes = result.outcome_names
-    rows, failures = [], []
-    for i, a in enumerate(alpha):
-        ok = outcomes[i] != "failed"
-        if not ok:
-            failures.append(f"α = {a:g}: the compliant run failed")
-        rows.append(
-            {
-                "alpha": float(a),
-                "outcome": outcomes[i],
-                "excess_impulse_n": float(result.impulse[i, 0]),
-                "excess_impulse_t1": float(result.impulse[i, 1]),
-                "excess_impulse_t2": float(result.impulse[i, 2]),
-                "impulse_error": float(result.impulse_error[i]),
-                "velocity_error": float(result.velocity_error[i]),
-                "slip_speed_after": float(result.slip_after[i]),
-                "normal_velocity_after": float(result.normal_velocity_after[i]),
-                "bounce": float(result.bounce[i]),
-                "end_slip_x1": float(result.end_slip[i, 0]),
-                "end_slip_x2": float(result.end_slip[i, 1]),
-                "end_closed": bool(result.end_closed[i]),
-                "ok": ok,
-            }
-        )
-    entry = _reference_entry(system, found)
-    orders: dict[str, dict[str, Any] | None] = {}
-    for column in FITTED:
-        values = np.array([row[column] for row in rows])
-        fit = fit_order(alpha, values) if np.all(values > 0) else None
-        orders[column] = None if fit is None else {"order": fit.order, "alpha_range": list(fit.alpha_range)}
-    impact = entry["impact_without_collision"]
-    slip = entry["slip_at_crossing"]
-    summary = [
-        f"rigid: the slip crosses p = 0 at t* = {found.t_cross:.6g} with b = {found.free_normal_acceleration:.4g} "
-        f"and slip ({slip[0]:.4g}, {slip[1]:.4g}) (direction {math.atan2(slip[1], slip[0]):.4g} rad); normal "
-        f"impulse of the slip up to t*: {found.impulse[0]:.6g}",
-        f"rigid IWC at the crossing: normal impulse {impact['normal_impulse']:.6g} "
-        f"({impact['normal_impulse_in_slip']:.6g} in slip), tangential "
-        f"({impact['tangential_impulse'][0]:.6g}, {impact['tangential_impulse'][1]:.6g}); "
-        + ("the slip stops" if impact["slip_stopped"] else "the slip does not stop")
-        + ("" if impact["stick_in_cone"] else "; its stick phase leaves the cone (no rule: distances not meaningful)"),
-        _outcomes_line(alpha, outcomes),
-    ]
-    for column, label in zip(FITTED, ("impulse − IWC's", "velocities − IWC's v⁺", "bounce height")):
-        order = orders[column]
-        last = rows[-1][column]
-        if order is None:
-            summary.append(f"{label}: {last:.3g} at α = {alpha[-1]:g}; no order (fewer than two positive values)")
-            continue
-        trend = "falls" if order["order"] >= MIN_ORDER else "does not fall"
-        summary.append(
-            f"{label}: {last:.3g} at α = {alpha[-1]:g}, {trend} at order {order['order']:.2f} in α "
-            f"(fitted over {order['alpha_range'][0]:g} … {order['alpha_range'][1]:g})"
-        )
-    summary.append(
-        f"slip at t* + window: ({rows[-1]['end_slip_x1']:.5g}, {rows[-1]['end_slip_x2']:.5g}) at α = {alpha[-1]:g}, "
-        + ("contact closed" if rows[-1]["end_closed"] else "contact open")
-    )
-    return StudyResult(
-        name=config["study"]["name"],
-        kind=_KIND,
-        rows=rows,
-        references={"rigid": entry},
-        timings=timings,
-        failures=failures,
-        summary=summary,
-        extra={"convergence": orders},
-    )
-
-
 def _outcomes_line(alpha: np.ndarray, outcomes: list[str]) -> str:
     if len(set(outcomes)) == 1:
         return f"compliant: {outcomes[0]} at every α ({alpha[0]:g} … {alpha[-1]:g})"
     return "compliant: the outcome changes with α: " + ", ".join(f"{o} at {a:g}" for a, o in zip(alpha, outcomes))
-
-
-def _estimate(config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
-    del devices
-    (alphas,) = lengths(config, "compliant.alpha")
-    phases = {
-        "start": STARTUP_S,
-        "rigid slip": CROSSING_RIGID_S,
-        "compile": CROSSING_COMPILE_S,
-        "solve": alphas * CROSSING_RUN_S,
-    }
-    memory = BASE_BYTES + alphas * config["compliant"]["samples"] * SAMPLE_BYTES
-    return Estimate(alphas, f"{alphas} α", memory, phases)
 
 
 @final
@@ -242,13 +95,148 @@ class SpatialCrossingStudy(AbstractStudyKind):
     TABLE_COLUMNS = _TABLE_COLUMNS
 
     def schema(self, raw: dict[str, Any]) -> dict[str, Any]:
-        return _schema(raw)
+        from regcontact.contact import NORMAL_LAWS
+
+        return {
+            "study": cfg.study_fields(_KIND),
+            "system": kind_fields(system_kind(raw, spatial=True)),
+            "compliant": {
+                "alpha": cfg.Field(
+                    cfg.increasing(cfg.values_of(cfg.positive, "α > 0")),
+                    cfg.REQUIRED,
+                    "stiffness multipliers α, increasing (an order in α is fitted over them)",
+                ),
+                "normal_law": cfg.Field(
+                    cfg.choice(*NORMAL_LAWS),
+                    "spring_damper",
+                    "the normal law, its parameters 1 at α = 1 and its default α-exponents",
+                ),
+                "friction_damping_exponent": cfg.Field(
+                    cfg.finite, 1.0, "e in γ_t = α^e of the friction disk (≥ 1: Coulomb's law during the impulse)"
+                ),
+                "window": cfg.Field(cfg.positive, 0.3, "each run ends at t* + window"),
+                "samples": cfg.Field(cfg.positive_int, 300, "sample times around the crossing"),
+                "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-8, "relative tolerance"),
+                "atol": cfg.Field(cfg.positive, 1e-12, "absolute tolerance"),
+            },
+        }
 
     def check(self, config: dict[str, Any], overridden: list[str]) -> list[str]:
-        return _check(config, overridden)
+        del overridden
+        _, found = reference(config)
+        if not bool(found.impact.stick_in_cone):
+            return ["the rigid IWC's stick phase leaves the friction cone: its impulse has no rule there"]
+        return []
 
     def estimate(self, config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
-        return _estimate(config, devices)
+        del devices
+        (alphas,) = lengths(config, "compliant.alpha")
+        phases = {
+            "start": STARTUP_S,
+            "rigid slip": CROSSING_RIGID_S,
+            "compile": CROSSING_COMPILE_S,
+            "solve": alphas * CROSSING_RUN_S,
+        }
+        memory = BASE_BYTES + alphas * config["compliant"]["samples"] * SAMPLE_BYTES
+        return Estimate(alphas, f"{alphas} α", memory, phases)
 
     def run(self, config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
-        return _run(config, progress)
+        from regcontact.contact import NORMAL_LAWS, ContactModel, ViscousCoulomb
+        from regcontact.passages import classify_crossing, pass_crossing
+
+        compliant = config["compliant"]
+        alpha = np.asarray(compliant["alpha"], dtype=float)
+        progress("rigid slip to the crossing of p = 0 and the impact without collision there")
+        start = time.perf_counter()
+        system, found = reference(config)
+        timings = {"rigid_s": time.perf_counter() - start}
+        contact = ContactModel(
+            normal=NORMAL_LAWS[compliant["normal_law"]](),
+            friction_exponents=ViscousCoulomb(compliant["friction_damping_exponent"]),
+        )
+        progress(f"compliant model at {len(alpha)} values of α (one vmapped call)")
+        start = time.perf_counter()
+        passage = pass_crossing(
+            system,
+            contact,
+            alpha,
+            found.t_cross,
+            window=compliant["window"],
+            samples=compliant["samples"],
+            rtol=compliant["rtol"],
+            atol=compliant["atol"],
+        )
+        result = classify_crossing(system, passage, found)
+        timings["compliant_s"] = time.perf_counter() - start
+        outcomes = result.outcome_names
+        rows, failures = [], []
+        for i, a in enumerate(alpha):
+            ok = outcomes[i] != "failed"
+            if not ok:
+                failures.append(f"α = {a:g}: the compliant run failed")
+            rows.append(
+                {
+                    "alpha": float(a),
+                    "outcome": outcomes[i],
+                    "excess_impulse_n": float(result.impulse[i, 0]),
+                    "excess_impulse_t1": float(result.impulse[i, 1]),
+                    "excess_impulse_t2": float(result.impulse[i, 2]),
+                    "impulse_error": float(result.impulse_error[i]),
+                    "velocity_error": float(result.velocity_error[i]),
+                    "slip_speed_after": float(result.slip_after[i]),
+                    "normal_velocity_after": float(result.normal_velocity_after[i]),
+                    "bounce": float(result.bounce[i]),
+                    "end_slip_x1": float(result.end_slip[i, 0]),
+                    "end_slip_x2": float(result.end_slip[i, 1]),
+                    "end_closed": bool(result.end_closed[i]),
+                    "ok": ok,
+                }
+            )
+        entry = _reference_entry(system, found)
+        orders: dict[str, dict[str, Any] | None] = {}
+        for column in FITTED:
+            values = np.array([row[column] for row in rows])
+            fit = fit_order(alpha, values) if np.all(values > 0) else None
+            orders[column] = None if fit is None else {"order": fit.order, "alpha_range": list(fit.alpha_range)}
+        impact = entry["impact_without_collision"]
+        slip = entry["slip_at_crossing"]
+        summary = [
+            f"rigid: the slip crosses p = 0 at t* = {found.t_cross:.6g} with b = {found.free_normal_acceleration:.4g} "
+            f"and slip ({slip[0]:.4g}, {slip[1]:.4g}) (direction {math.atan2(slip[1], slip[0]):.4g} rad); normal "
+            f"impulse of the slip up to t*: {found.impulse[0]:.6g}",
+            f"rigid IWC at the crossing: normal impulse {impact['normal_impulse']:.6g} "
+            f"({impact['normal_impulse_in_slip']:.6g} in slip), tangential "
+            f"({impact['tangential_impulse'][0]:.6g}, {impact['tangential_impulse'][1]:.6g}); "
+            + ("the slip stops" if impact["slip_stopped"] else "the slip does not stop")
+            + (
+                ""
+                if impact["stick_in_cone"]
+                else "; its stick phase leaves the cone (no rule: distances not meaningful)"
+            ),
+            _outcomes_line(alpha, outcomes),
+        ]
+        for column, label in zip(FITTED, ("impulse − IWC's", "velocities − IWC's v⁺", "bounce height")):
+            order = orders[column]
+            last = rows[-1][column]
+            if order is None:
+                summary.append(f"{label}: {last:.3g} at α = {alpha[-1]:g}; no order (fewer than two positive values)")
+                continue
+            trend = "falls" if order["order"] >= MIN_ORDER else "does not fall"
+            summary.append(
+                f"{label}: {last:.3g} at α = {alpha[-1]:g}, {trend} at order {order['order']:.2f} in α "
+                f"(fitted over {order['alpha_range'][0]:g} … {order['alpha_range'][1]:g})"
+            )
+        summary.append(
+            f"slip at t* + window: ({rows[-1]['end_slip_x1']:.5g}, {rows[-1]['end_slip_x2']:.5g}) "
+            f"at α = {alpha[-1]:g}, " + ("contact closed" if rows[-1]["end_closed"] else "contact open")
+        )
+        return StudyResult(
+            name=config["study"]["name"],
+            kind=_KIND,
+            rows=rows,
+            references={"rigid": entry},
+            timings=timings,
+            failures=failures,
+            summary=summary,
+            extra={"convergence": orders},
+        )

@@ -55,60 +55,6 @@ _TABLE_COLUMNS = [
 ]
 
 
-def _schema(raw: dict[str, Any]) -> dict[str, Any]:
-    from regcontact.contact import NORMAL_LAWS
-
-    rods = raw.get("rods", {})
-    cases = rods.get("cases", ["G1", "G2"]) if isinstance(rods, dict) else None
-    if isinstance(raw.get("system"), dict) and isinstance(cases, list) and "system" not in cases:
-        raise cfg.ConfigError("rods.cases", cases, "a list with 'system' in it when a [system] table is given")
-    return {
-        "study": cfg.study_fields(_KIND),
-        "rods": {
-            "cases": cfg.Field(
-                cfg.list_of(cfg.choice(*CASES), 1, "rod names"),
-                ["G1", "G2"],
-                "the rods run: 'G1', 'G2' (found by search) and 'system' (the [system] table's rod)",
-            ),
-        },
-        # how a compliant run starts is fixed here: on the rigid slip's load
-        "system": {key: field for key, field in kind_fields("painleve_rod").items() if key not in START_FIELDS},
-        "compliant": {
-            "alpha": cfg.Field(
-                cfg.increasing(cfg.values_of(cfg.positive, "α > 0")),
-                cfg.REQUIRED,
-                "stiffness multipliers α, increasing (an order in α is fitted over them)",
-            ),
-            "normal_laws": cfg.Field(
-                cfg.list_of(cfg.choice(*NORMAL_LAWS), 1, "normal law names"),
-                DEFAULT_LAWS,
-                "normal laws, each with its parameters 1 at α = 1 and its default α-exponents",
-            ),
-            "friction_damping_exponent": cfg.Field(
-                cfg.finite, 1.0, "e in γ_t = α^e of viscous Coulomb friction (≥ 1: Coulomb's law during the impulse)"
-            ),
-            "window": cfg.Field(cfg.positive, 0.3, "each run ends where the contact opens or at t_jam + window"),
-            "samples": cfg.Field(cfg.positive_int, 400, "sample times around the jam (for the impulse time)"),
-            "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-8, "relative tolerance"),
-            "atol": cfg.Field(cfg.positive, 1e-10, "absolute tolerance"),
-            "max_steps": cfg.Field(cfg.step_budget, 200_000, "step budget per run"),
-        },
-    }
-
-
-def _check(config: dict[str, Any], overridden: list[str]) -> list[str]:
-    del overridden
-    for key, values in (
-        ("rods.cases", config["rods"]["cases"]),
-        ("compliant.normal_laws", config["compliant"]["normal_laws"]),
-    ):
-        if len(set(values)) != len(values):
-            raise cfg.ConfigError(key, values, "each name at most once")
-    if "system" in config["rods"]["cases"]:
-        _system_reference(config["system"])
-    return []
-
-
 def _system_reference(system: dict[str, Any]):
     """The jam of the ``[system]`` rod; ``ConfigError`` if its rigid slip does not reach a G-spot."""
     from regcontact.rigid import jam_reference
@@ -199,105 +145,6 @@ def _describe(case: str, law: str, found: dict[str, Any], alpha: np.ndarray, out
     return f"{head} {span}; {measure}: order {found['order']:.2f} over the last decades, {trend}"
 
 
-def _run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
-    from regcontact.passages import classify_passage, pass_jam
-
-    compliant = config["compliant"]
-    alpha = np.asarray(compliant["alpha"], dtype=float)
-    cases, laws = config["rods"]["cases"], compliant["normal_laws"]
-    rows: list[dict[str, Any]] = []
-    references: dict[str, Any] = {}
-    convergence: dict[str, dict[str, Any]] = {}
-    failures, summary, timings = [], [], {}
-    calls, done, solving = len(cases) * len(laws), 0, 0.0
-    for case in cases:
-        progress(f"{case}: rigid slip to the G-spot" + (" (searching the rod)" if case != "system" else ""))
-        start = time.perf_counter()
-        rod, reference, linearisation = _rod_reference(case, config)
-        timings[f"{case}_rigid_s"] = time.perf_counter() - start
-        references[case] = _reference_entry(rod, reference, linearisation)
-        jump = float(reference.jump.normal_impulse)
-        summary.append(
-            f"{case}: rigid slip jams at t_jam = {reference.t_jam:.6g} (case {references[case]['jam_case']}, "
-            f"α₁, α₂, α₃ = {', '.join(f'{a:.4g}' for a in references[case]['alpha1_alpha2_alpha3'])}); "
-            f"jump into stick I* = {jump:.6g}" + (INDETERMINATE if references[case]["jam_case"] == "G2" else "")
-        )
-        for law in laws:
-            left = "" if not done else f", about {solving / done * (calls - done):.0f} s left"
-            progress(f"[{done + 1}/{calls}] {case}, {law}: {len(alpha)} values of α (one vmapped call{left})")
-            start = time.perf_counter()
-            passage = pass_jam(
-                rod,
-                _contact(law, compliant["friction_damping_exponent"]),
-                alpha,
-                reference.t_jam,
-                window=compliant["window"],
-                rtol=compliant["rtol"],
-                atol=compliant["atol"],
-                samples=compliant["samples"],
-                max_steps=compliant["max_steps"],
-            )
-            result = classify_passage(rod, passage, reference)
-            elapsed = time.perf_counter() - start
-            timings[f"{case}_{law}_s"], solving, done = elapsed, solving + elapsed, done + 1
-            outcomes = result.outcome_names
-            for i, a in enumerate(alpha):
-                ok = outcomes[i] != "failed"
-                if not ok:
-                    failures.append(f"{case}, {law}, α = {a:g}: the compliant run failed")
-                rows.append(
-                    {
-                        "rod": case,
-                        "law": law,
-                        "alpha": float(a),
-                        "outcome": outcomes[i],
-                        "lag": float(result.lag[i]),
-                        "excess_impulse_n": float(result.impulse[i, 0]),
-                        "excess_impulse_t": float(result.impulse[i, 1]),
-                        "jump_impulse": jump,
-                        "jump_impulse_error": float(result.impulse[i, 0] - jump),
-                        "impulse_time": float(result.impulse_time[i]),
-                        "slip_at_jam": float(result.slip_before[i]),
-                        "slip_end": float(result.slip_after[i]),
-                        "normal_velocity_at_jam": float(result.normal_velocity_before[i]),
-                        "normal_velocity_end": float(result.normal_velocity_after[i]),
-                        "velocity_error": float(result.velocity_error[i]),
-                        "ok": ok,
-                    }
-                )
-            distance = {
-                "jump_into_stick": np.abs(result.impulse[:, 0] - jump),
-                "lift_off": np.abs(result.lag),
-            }.get(outcomes[-1])
-            found = verdict(alpha, outcomes, distance)
-            convergence[f"{case}/{law}"] = found
-            summary.append(_describe(case, law, found, alpha, outcomes))
-    return StudyResult(
-        name=config["study"]["name"],
-        kind=_KIND,
-        rows=rows,
-        references={"rigid": references},
-        timings=timings,
-        failures=failures,
-        summary=summary,
-        extra={"convergence": convergence},
-    )
-
-
-def _estimate(config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
-    del devices
-    rods, laws, alphas = lengths(config, "rods.cases", "compliant.normal_laws", "compliant.alpha")
-    cases = rods * laws * alphas
-    phases = {
-        "start": STARTUP_S,
-        "rigid slips": rods * JAM_RIGID_S,
-        "compile": rods * laws * JAM_CALL_S,
-        "solve": cases * JAM_RUN_S,
-    }
-    memory = BASE_BYTES + cases * config["compliant"]["samples"] * SAMPLE_BYTES
-    return Estimate(cases, f"{rods} rods × {laws} laws × {alphas} α", memory, phases)
-
-
 @final
 class DynamicJamStudy(AbstractStudyKind):
     """``kind = "dynamic_jam"``: per rod (G1, G2, or the ``[system]`` rod) the rigid slip to its G-spot and the
@@ -308,13 +155,152 @@ class DynamicJamStudy(AbstractStudyKind):
     TABLE_COLUMNS = _TABLE_COLUMNS
 
     def schema(self, raw: dict[str, Any]) -> dict[str, Any]:
-        return _schema(raw)
+        from regcontact.contact import NORMAL_LAWS
+
+        rods = raw.get("rods", {})
+        cases = rods.get("cases", ["G1", "G2"]) if isinstance(rods, dict) else None
+        if isinstance(raw.get("system"), dict) and isinstance(cases, list) and "system" not in cases:
+            raise cfg.ConfigError("rods.cases", cases, "a list with 'system' in it when a [system] table is given")
+        return {
+            "study": cfg.study_fields(_KIND),
+            "rods": {
+                "cases": cfg.Field(
+                    cfg.list_of(cfg.choice(*CASES), 1, "rod names"),
+                    ["G1", "G2"],
+                    "the rods run: 'G1', 'G2' (found by search) and 'system' (the [system] table's rod)",
+                ),
+            },
+            # how a compliant run starts is fixed here: on the rigid slip's load
+            "system": {key: field for key, field in kind_fields("painleve_rod").items() if key not in START_FIELDS},
+            "compliant": {
+                "alpha": cfg.Field(
+                    cfg.increasing(cfg.values_of(cfg.positive, "α > 0")),
+                    cfg.REQUIRED,
+                    "stiffness multipliers α, increasing (an order in α is fitted over them)",
+                ),
+                "normal_laws": cfg.Field(
+                    cfg.list_of(cfg.choice(*NORMAL_LAWS), 1, "normal law names"),
+                    DEFAULT_LAWS,
+                    "normal laws, each with its parameters 1 at α = 1 and its default α-exponents",
+                ),
+                "friction_damping_exponent": cfg.Field(
+                    cfg.finite,
+                    1.0,
+                    "e in γ_t = α^e of viscous Coulomb friction (≥ 1: Coulomb's law during the impulse)",
+                ),
+                "window": cfg.Field(cfg.positive, 0.3, "each run ends where the contact opens or at t_jam + window"),
+                "samples": cfg.Field(cfg.positive_int, 400, "sample times around the jam (for the impulse time)"),
+                "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-8, "relative tolerance"),
+                "atol": cfg.Field(cfg.positive, 1e-10, "absolute tolerance"),
+                "max_steps": cfg.Field(cfg.step_budget, 200_000, "step budget per run"),
+            },
+        }
 
     def check(self, config: dict[str, Any], overridden: list[str]) -> list[str]:
-        return _check(config, overridden)
+        del overridden
+        for key, values in (
+            ("rods.cases", config["rods"]["cases"]),
+            ("compliant.normal_laws", config["compliant"]["normal_laws"]),
+        ):
+            if len(set(values)) != len(values):
+                raise cfg.ConfigError(key, values, "each name at most once")
+        if "system" in config["rods"]["cases"]:
+            _system_reference(config["system"])
+        return []
 
     def estimate(self, config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
-        return _estimate(config, devices)
+        del devices
+        rods, laws, alphas = lengths(config, "rods.cases", "compliant.normal_laws", "compliant.alpha")
+        cases = rods * laws * alphas
+        phases = {
+            "start": STARTUP_S,
+            "rigid slips": rods * JAM_RIGID_S,
+            "compile": rods * laws * JAM_CALL_S,
+            "solve": cases * JAM_RUN_S,
+        }
+        memory = BASE_BYTES + cases * config["compliant"]["samples"] * SAMPLE_BYTES
+        return Estimate(cases, f"{rods} rods × {laws} laws × {alphas} α", memory, phases)
 
     def run(self, config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
-        return _run(config, progress)
+        from regcontact.passages import classify_passage, pass_jam
+
+        compliant = config["compliant"]
+        alpha = np.asarray(compliant["alpha"], dtype=float)
+        cases, laws = config["rods"]["cases"], compliant["normal_laws"]
+        rows: list[dict[str, Any]] = []
+        references: dict[str, Any] = {}
+        convergence: dict[str, dict[str, Any]] = {}
+        failures, summary, timings = [], [], {}
+        calls, done, solving = len(cases) * len(laws), 0, 0.0
+        for case in cases:
+            progress(f"{case}: rigid slip to the G-spot" + (" (searching the rod)" if case != "system" else ""))
+            start = time.perf_counter()
+            rod, reference, linearisation = _rod_reference(case, config)
+            timings[f"{case}_rigid_s"] = time.perf_counter() - start
+            references[case] = _reference_entry(rod, reference, linearisation)
+            jump = float(reference.jump.normal_impulse)
+            summary.append(
+                f"{case}: rigid slip jams at t_jam = {reference.t_jam:.6g} (case {references[case]['jam_case']}, "
+                f"α₁, α₂, α₃ = {', '.join(f'{a:.4g}' for a in references[case]['alpha1_alpha2_alpha3'])}); "
+                f"jump into stick I* = {jump:.6g}" + (INDETERMINATE if references[case]["jam_case"] == "G2" else "")
+            )
+            for law in laws:
+                left = "" if not done else f", about {solving / done * (calls - done):.0f} s left"
+                progress(f"[{done + 1}/{calls}] {case}, {law}: {len(alpha)} values of α (one vmapped call{left})")
+                start = time.perf_counter()
+                passage = pass_jam(
+                    rod,
+                    _contact(law, compliant["friction_damping_exponent"]),
+                    alpha,
+                    reference.t_jam,
+                    window=compliant["window"],
+                    rtol=compliant["rtol"],
+                    atol=compliant["atol"],
+                    samples=compliant["samples"],
+                    max_steps=compliant["max_steps"],
+                )
+                result = classify_passage(rod, passage, reference)
+                elapsed = time.perf_counter() - start
+                timings[f"{case}_{law}_s"], solving, done = elapsed, solving + elapsed, done + 1
+                outcomes = result.outcome_names
+                for i, a in enumerate(alpha):
+                    ok = outcomes[i] != "failed"
+                    if not ok:
+                        failures.append(f"{case}, {law}, α = {a:g}: the compliant run failed")
+                    rows.append(
+                        {
+                            "rod": case,
+                            "law": law,
+                            "alpha": float(a),
+                            "outcome": outcomes[i],
+                            "lag": float(result.lag[i]),
+                            "excess_impulse_n": float(result.impulse[i, 0]),
+                            "excess_impulse_t": float(result.impulse[i, 1]),
+                            "jump_impulse": jump,
+                            "jump_impulse_error": float(result.impulse[i, 0] - jump),
+                            "impulse_time": float(result.impulse_time[i]),
+                            "slip_at_jam": float(result.slip_before[i]),
+                            "slip_end": float(result.slip_after[i]),
+                            "normal_velocity_at_jam": float(result.normal_velocity_before[i]),
+                            "normal_velocity_end": float(result.normal_velocity_after[i]),
+                            "velocity_error": float(result.velocity_error[i]),
+                            "ok": ok,
+                        }
+                    )
+                distance = {
+                    "jump_into_stick": np.abs(result.impulse[:, 0] - jump),
+                    "lift_off": np.abs(result.lag),
+                }.get(outcomes[-1])
+                found = verdict(alpha, outcomes, distance)
+                convergence[f"{case}/{law}"] = found
+                summary.append(_describe(case, law, found, alpha, outcomes))
+        return StudyResult(
+            name=config["study"]["name"],
+            kind=_KIND,
+            rows=rows,
+            references={"rigid": references},
+            timings=timings,
+            failures=failures,
+            summary=summary,
+            extra={"convergence": convergence},
+        )

@@ -68,37 +68,6 @@ _TABLE_COLUMNS = [
 ]
 
 
-def _schema(raw: dict[str, Any]) -> dict[str, Any]:
-    del raw
-    return {
-        "study": cfg.study_fields(_KIND),
-        "landings": {
-            "count": cfg.Field(cfg.positive_int, 120, "number of random landings"),
-            "seed": cfg.Field(cfg.positive_int, 1, "seed of the random landings"),
-            "systems": cfg.Field(
-                cfg.list_of(cfg.choice(*SYSTEMS), 1, "system names"), list(SYSTEMS), "systems to draw from, in turn"
-            ),
-            "models": cfg.Field(
-                cfg.list_of(cfg.choice(*MODELS), 1, "model names"), list(MODELS), "compliant models, in turn"
-            ),
-        },
-        "compliant": {
-            "alpha": cfg.Field(cfg.values_of(cfg.positive, "α > 0"), cfg.REQUIRED, "stiffness multipliers α"),
-            "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-10, "relative tolerance"),
-            "atol": cfg.Field(cfg.positive, 1e-12, "absolute tolerance"),
-            "max_steps": cfg.Field(cfg.step_budget, 100_000, "step budget per run"),
-            "window": cfg.Field(cfg.positive, 60.0, "how long each run lasts, in time constants of the impact"),
-        },
-    }
-
-
-def _check(config: dict[str, Any], overridden: list[str]) -> list[str]:
-    del overridden
-    if len(config["compliant"]["alpha"]) < 3:
-        raise cfg.ConfigError("compliant.alpha", config["compliant"]["alpha"], "at least three values (an order)")
-    return []
-
-
 @dataclass(frozen=True)
 class Landing:
     """One random landing: the system at touch-down and its rigid state there, its compliant model and the model's
@@ -283,65 +252,6 @@ def _distances(compliant: NDArray[np.float64], references: list[NDArray[np.float
     return np.min([np.abs(compliant[:, : ref.size] - ref).max(axis=1) for ref in references], axis=0) / speed
 
 
-def _run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
-    landings_config, compliant = config["landings"], config["compliant"]
-    alphas = np.asarray(sorted(compliant["alpha"]), dtype=float)
-    progress(f"drawing {landings_config['count']} landings")
-    landings = draw_landings(
-        landings_config["count"], landings_config["seed"], landings_config["systems"], landings_config["models"]
-    )
-    start = time.perf_counter()
-    progress("rigid impact laws")
-    rigid = [rigid_velocities(landing) for landing in landings]
-    timings = {"rigid_s": time.perf_counter() - start}
-    progress(f"compliant model at {len(alphas)} values of α ({len(landings) * len(alphas)} runs)")
-    velocity, finished, compliant_timings = compliant_velocities(landings, alphas, compliant)
-    timings.update(compliant_timings)
-    rows, details, failures = [], [], []
-    for i, (landing, laws) in enumerate(zip(landings, rigid)):
-        speed = landing.speed
-        law = limit_law(landing.model)
-        row: dict[str, Any] = {
-            "case": i,
-            "system": landing.system_name,
-            "model": landing.model_name,
-            "contacts": int(landing.closed.sum()),
-            "friction_during_impact": law.friction,
-            "restitution": landing.restitution,
-            "mu": float(np.asarray(landing.system.friction_coefficients).reshape(-1)[0]),
-        }
-        if not finished[i].all():
-            failures.append(f"landing {i}: a compliant run did not finish (α = {alphas[~finished[i]].tolist()})")
-        distances = {name: _distances(velocity[i], laws[name], speed) for name in IMPACT_REFERENCES}
-        floor = ACCURACY_FACTOR * (compliant["rtol"] + compliant["atol"] / speed)
-        converges = []
-        for name in IMPACT_REFERENCES:
-            d = distances[name]
-            above = np.isfinite(d) & (d > floor)  # distances at the solves' accuracy carry no order
-            fit = fit_order(alphas[above], d[above]) if above.sum() >= MIN_TAIL_POINTS else None
-            row[f"distance_{name}"] = None if not np.isfinite(d[-1]) else float(d[-1])
-            row[f"order_{name}"] = None if fit is None else fit.order
-            reached = np.isfinite(d[-1]) and d[-1] <= floor and above.sum() < MIN_TAIL_POINTS  # at the accuracy early
-            if reached or (fit is not None and min(fit.order, fit.local_orders[-1]) >= 0.5 * law.scale_exponent):
-                converges.append(name)
-        row["converges_to"] = " ".join(converges) or "none"
-        # every v⁺ of every law (an LCP's several solutions may share one velocity: a split of the impulse)
-        candidates = [velocity_ for name in IMPACT_REFERENCES for velocity_ in laws[name]]
-        spread = max(float(np.abs(a - b).max()) for a in candidates for b in candidates) / speed
-        row["laws_agree"] = all(laws[name] for name in IMPACT_REFERENCES) and spread <= AGREE
-        rows.append(row)
-        details.append({"case": i, **{name: distances[name].tolist() for name in IMPACT_REFERENCES}})
-    return StudyResult(
-        name=config["study"]["name"],
-        kind=_KIND,
-        rows=rows,
-        references={"alpha": alphas.tolist(), "distances": details},
-        timings=timings,
-        failures=failures,
-        summary=_summary(rows),
-    )
-
-
 def _summary(rows: list[dict[str, Any]]) -> list[str]:
     """Counts by system, model and friction during the impact: how many landings converge to each law, how many
     have agreeing laws, and the median order to the compliant limit."""
@@ -365,23 +275,6 @@ def _summary(rows: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def _estimate(config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
-    del devices  # one device: a jitted vmap per group
-    landings = config["landings"]
-    count, (alphas,) = landings["count"], lengths(config, "compliant.alpha")
-    classes = {"reduced_single_contact": "reduced", "rod_on_one_end": "rod", "rod_flat": "rod"}
-    groups = min(count, len({classes[name] for name in landings["systems"]}) * len(landings["models"]))
-    cases = count * alphas
-    phases = {
-        "start": STARTUP_S,
-        "rigid impact laws": count * LANDING_RIGID_S,
-        "compile": groups * LANDING_COMPILE_S,
-        "solve": cases * LANDING_RUN_S * rtol_factor(config["compliant"]["rtol"]),
-    }
-    memory = BASE_BYTES + count * LANDING_BYTES + cases * HOST_BYTES_PER_CASE
-    return Estimate(cases, f"{count:,} landings × {alphas} α", memory, phases)
-
-
 @final
 class LandingTableStudy(AbstractStudyKind):
     """``kind = "landing_table"``: seeded random landings of three system classes under two compliant models; per
@@ -392,13 +285,106 @@ class LandingTableStudy(AbstractStudyKind):
     TABLE_COLUMNS = _TABLE_COLUMNS
 
     def schema(self, raw: dict[str, Any]) -> dict[str, Any]:
-        return _schema(raw)
+        del raw
+        return {
+            "study": cfg.study_fields(_KIND),
+            "landings": {
+                "count": cfg.Field(cfg.positive_int, 120, "number of random landings"),
+                "seed": cfg.Field(cfg.positive_int, 1, "seed of the random landings"),
+                "systems": cfg.Field(
+                    cfg.list_of(cfg.choice(*SYSTEMS), 1, "system names"), list(SYSTEMS), "systems to draw from, in turn"
+                ),
+                "models": cfg.Field(
+                    cfg.list_of(cfg.choice(*MODELS), 1, "model names"), list(MODELS), "compliant models, in turn"
+                ),
+            },
+            "compliant": {
+                "alpha": cfg.Field(cfg.values_of(cfg.positive, "α > 0"), cfg.REQUIRED, "stiffness multipliers α"),
+                "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-10, "relative tolerance"),
+                "atol": cfg.Field(cfg.positive, 1e-12, "absolute tolerance"),
+                "max_steps": cfg.Field(cfg.step_budget, 100_000, "step budget per run"),
+                "window": cfg.Field(cfg.positive, 60.0, "how long each run lasts, in time constants of the impact"),
+            },
+        }
 
     def check(self, config: dict[str, Any], overridden: list[str]) -> list[str]:
-        return _check(config, overridden)
+        del overridden
+        if len(config["compliant"]["alpha"]) < 3:
+            raise cfg.ConfigError("compliant.alpha", config["compliant"]["alpha"], "at least three values (an order)")
+        return []
 
     def estimate(self, config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
-        return _estimate(config, devices)
+        del devices  # one device: a jitted vmap per group
+        landings = config["landings"]
+        count, (alphas,) = landings["count"], lengths(config, "compliant.alpha")
+        classes = {"reduced_single_contact": "reduced", "rod_on_one_end": "rod", "rod_flat": "rod"}
+        groups = min(count, len({classes[name] for name in landings["systems"]}) * len(landings["models"]))
+        cases = count * alphas
+        phases = {
+            "start": STARTUP_S,
+            "rigid impact laws": count * LANDING_RIGID_S,
+            "compile": groups * LANDING_COMPILE_S,
+            "solve": cases * LANDING_RUN_S * rtol_factor(config["compliant"]["rtol"]),
+        }
+        memory = BASE_BYTES + count * LANDING_BYTES + cases * HOST_BYTES_PER_CASE
+        return Estimate(cases, f"{count:,} landings × {alphas} α", memory, phases)
 
     def run(self, config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
-        return _run(config, progress)
+        landings_config, compliant = config["landings"], config["compliant"]
+        alphas = np.asarray(sorted(compliant["alpha"]), dtype=float)
+        progress(f"drawing {landings_config['count']} landings")
+        landings = draw_landings(
+            landings_config["count"], landings_config["seed"], landings_config["systems"], landings_config["models"]
+        )
+        start = time.perf_counter()
+        progress("rigid impact laws")
+        rigid = [rigid_velocities(landing) for landing in landings]
+        timings = {"rigid_s": time.perf_counter() - start}
+        progress(f"compliant model at {len(alphas)} values of α ({len(landings) * len(alphas)} runs)")
+        velocity, finished, compliant_timings = compliant_velocities(landings, alphas, compliant)
+        timings.update(compliant_timings)
+        rows, details, failures = [], [], []
+        for i, (landing, laws) in enumerate(zip(landings, rigid)):
+            speed = landing.speed
+            law = limit_law(landing.model)
+            row: dict[str, Any] = {
+                "case": i,
+                "system": landing.system_name,
+                "model": landing.model_name,
+                "contacts": int(landing.closed.sum()),
+                "friction_during_impact": law.friction,
+                "restitution": landing.restitution,
+                "mu": float(np.asarray(landing.system.friction_coefficients).reshape(-1)[0]),
+            }
+            if not finished[i].all():
+                failures.append(f"landing {i}: a compliant run did not finish (α = {alphas[~finished[i]].tolist()})")
+            distances = {name: _distances(velocity[i], laws[name], speed) for name in IMPACT_REFERENCES}
+            floor = ACCURACY_FACTOR * (compliant["rtol"] + compliant["atol"] / speed)
+            converges = []
+            for name in IMPACT_REFERENCES:
+                d = distances[name]
+                above = np.isfinite(d) & (d > floor)  # distances at the solves' accuracy carry no order
+                fit = fit_order(alphas[above], d[above]) if above.sum() >= MIN_TAIL_POINTS else None
+                row[f"distance_{name}"] = None if not np.isfinite(d[-1]) else float(d[-1])
+                row[f"order_{name}"] = None if fit is None else fit.order
+                reached = (
+                    np.isfinite(d[-1]) and d[-1] <= floor and above.sum() < MIN_TAIL_POINTS
+                )  # at the accuracy early
+                if reached or (fit is not None and min(fit.order, fit.local_orders[-1]) >= 0.5 * law.scale_exponent):
+                    converges.append(name)
+            row["converges_to"] = " ".join(converges) or "none"
+            # every v⁺ of every law (an LCP's several solutions may share one velocity: a split of the impulse)
+            candidates = [velocity_ for name in IMPACT_REFERENCES for velocity_ in laws[name]]
+            spread = max(float(np.abs(a - b).max()) for a in candidates for b in candidates) / speed
+            row["laws_agree"] = all(laws[name] for name in IMPACT_REFERENCES) and spread <= AGREE
+            rows.append(row)
+            details.append({"case": i, **{name: distances[name].tolist() for name in IMPACT_REFERENCES}})
+        return StudyResult(
+            name=config["study"]["name"],
+            kind=_KIND,
+            rows=rows,
+            references={"alpha": alphas.tolist(), "distances": details},
+            timings=timings,
+            failures=failures,
+            summary=_summary(rows),
+        )

@@ -81,76 +81,6 @@ _TABLE_COLUMNS = [
 ]
 
 
-def _schema(raw: dict[str, Any]) -> dict[str, Any]:
-    """The schema of a whole-motion comparison; ``[system]`` is any kind's (without how a compliant run starts)."""
-    kind = system_kind(raw)
-    selection = cfg.choice(*SELECTION_RULES)
-    return {
-        "study": cfg.study_fields(_KIND),
-        "system": {key: field for key, field in kind_fields(kind).items() if key not in START_FIELDS},
-        "horizon": {
-            "t_end": cfg.Field(cfg.positive, cfg.REQUIRED, "the end time of every run (> 0)"),
-            "grid_dt": cfg.Field(cfg.positive, 1e-3, "spacing Δ of the common comparison grid"),
-            "t_skip": cfg.Field(cfg.nonnegative, 0.05, "grid times before this are the initial impulsive layer"),
-            "impact_window": cfg.Field(
-                cfg.nonnegative, 0.05, "half-width of the window left out around each later impulsive event"
-            ),
-        },
-        "compliant": {
-            "alpha": cfg.Field(cfg.values_of(cfg.positive, "α > 0"), cfg.REQUIRED, "stiffness multipliers α"),
-            "solver": cfg.Field(cfg.choice(*IMPLICIT_SOLVERS), "RadauIIA5", "an implicit diffrax solver"),
-            "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-8, "relative tolerance"),
-            "atol": cfg.Field(cfg.positive, 1e-10, "absolute tolerance"),
-            "max_steps": cfg.Field(cfg.step_budget, 200_000, "step budget per run"),
-            "friction_damping": cfg.Field(cfg.positive, 1.0, "tangential damping γ_t at α = 1 (γ_n = 1)"),
-            "friction_damping_exponent": cfg.Field(cfg.finite, 1.0, "α-exponent e of γ_t = c_t α^e"),
-        },
-        "moreau_jean": {
-            "dt": cfg.Field(cfg.values_of(cfg.positive, "time steps δt > 0"), cfg.REQUIRED, "time steps δt"),
-            "selection": cfg.Field(selection, "painleve", "selection rule among several solutions of a step"),
-        },
-        "gholami": {
-            "dt": cfg.Field(cfg.or_word(cfg.positive, "none"), None, "time step δt > 0, or 'none' (not run)"),
-            "threshold": cfg.Field(cfg.positive, 1e-3, "static/kinetic velocity threshold v_s > 0"),
-            "selection": cfg.Field(selection, "painleve", "selection rule among several solutions of a step"),
-        },
-        "verdict": {
-            "tolerance": cfg.Field(
-                cfg.in_open_interval(0.0, 1.0),
-                0.1,
-                "a run agrees with the reference within this share of its motion's size and of each impulse's size",
-            ),
-        },
-        "event_driven": {
-            "selection": cfg.Field(cfg.choice("painleve", "least_energy"), "painleve", "rule on indeterminacy"),
-            "restitution": cfg.Field(
-                cfg.nonnegative, 0.0, "restitution in [0, 1]: Newton's e (lcp), Poisson's r (darboux_keller)"
-            ),
-            "impact_law": cfg.Field(
-                cfg.choice(*IMPACT_LAWS),
-                "lcp",
-                "impact LCP, Darboux–Keller (Coulomb during the impact) or the compliant model's limit law",
-            ),
-            "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-10, "relative tolerance of the segments"),
-            "atol": cfg.Field(cfg.positive, 1e-12, "absolute tolerance of the segments"),
-        },
-    }
-
-
-def _check(config: dict[str, Any], overridden: list[str]) -> list[str]:
-    """The system's own cross-key check; a grid coarser than the horizon is refused."""
-    del overridden
-    system_kind_of(config["system"]["kind"]).check(config["system"])
-    horizon = config["horizon"]
-    if horizon["grid_dt"] >= horizon["t_end"]:
-        raise cfg.ConfigError("horizon.grid_dt", horizon["grid_dt"], f"a spacing < horizon.t_end = {horizon['t_end']}")
-    if horizon["t_skip"] >= horizon["t_end"]:
-        raise cfg.ConfigError("horizon.t_skip", horizon["t_skip"], f"a time < horizon.t_end = {horizon['t_end']}")
-    if config["event_driven"]["restitution"] > 1:
-        raise cfg.ConfigError("event_driven.restitution", config["event_driven"]["restitution"], "a number in [0, 1]")
-    return []
-
-
 # -- sampling every run on the grid ---------------------------------------------------------------------------
 
 
@@ -573,62 +503,6 @@ def _order_line(name: str, variable: str, entry: dict[str, Any]) -> str:
     return f"{name}: " + "; ".join(parts)
 
 
-def _run(config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
-    """The comparison as a study result: one row per run, the orders in α and δt, the reference's events."""
-    comparison = compare(config, progress)
-    reference = comparison.reference
-    tolerance = config["verdict"]["tolerance"]
-    events = ", ".join(f"{kind} at {t:.6g}" for t, kind in comparison.impulsive_events)
-    changes = ", ".join(f"{kind} (contact {c + 1}) at {t:.6g}" for t, c, kind in reference.events)
-    summary = [
-        f"event-driven reference: impulsive events: {events or 'none'}; mode changes after t_skip: {changes or 'none'}",
-        f"compared on {comparison.statistics['compared_grid_points']} of {len(comparison.grid)} grid points "
-        f"(t ≥ {config['horizon']['t_skip']:g}, ±{config['horizon']['impact_window']:g} around later impacts); "
-        "distances: max-norm over the grid and the coordinates, to the event-driven run",
-        f"event-driven impulses after t_skip: {'; '.join(p.text() for p in reference.impulses) or 'none'}; "
-        f"a run agrees when its modes and impulses are the reference's (impulses above κ F Δ = "
-        f"{IMPULSE_FACTOR:g} × its smooth force level × its step, sizes within {tolerance:g} plus that) and "
-        f"distance_q, distance_v are within {tolerance:g} of the reference's range of q and largest |v|",
-        _order_line("compliant, as α → ∞", "α", comparison.orders["compliant_alpha"]),
-        _order_line("Moreau–Jean, as δt → 0", "δt", comparison.orders["moreau_jean_dt"]),
-        "left out of the orders (event sequence not the reference's): "
-        + ("; ".join(f"{run}: {why}" for run, why in comparison.left_out) or "none"),
-    ]
-    failures = [f"{row['run']}: the compliant solve failed" for row in comparison.rows if not row["solved"]]
-    return StudyResult(
-        name=config["study"]["name"],
-        kind=_KIND,
-        rows=comparison.rows,
-        references={"event_driven": {"modes": _mode_text(reference.modes[comparison.compared])}},
-        solver_statistics=comparison.statistics,
-        timings=comparison.timings,
-        failures=failures,
-        summary=summary,
-        extra={"orders": comparison.orders, "left_out_of_orders": [list(item) for item in comparison.left_out]},
-    )
-
-
-def _estimate(config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
-    del devices
-    horizon = config["horizon"]
-    alphas = len(config["compliant"]["alpha"])
-    steps = [horizon["t_end"] / dt for dt in config["moreau_jean"]["dt"]]
-    if config["gholami"]["dt"] is not None:
-        steps.append(horizon["t_end"] / config["gholami"]["dt"])
-    samples = horizon["t_end"] / horizon["grid_dt"] + 1
-    cases = alphas + len(steps) + 1
-    phases = {
-        "start": STARTUP_S,
-        "event-driven": TRAJECTORY_EVENT_DRIVEN_S,
-        "compile": TRAJECTORY_COMPILE_S,
-        "solve": alphas * TRAJECTORY_RUN_S * rtol_factor(config["compliant"]["rtol"]),
-        "time stepping": sum(steps) * RIGID_STEP_S,
-    }
-    memory = BASE_BYTES + cases * samples * SAMPLE_BYTES + sum(steps) * RIGID_STEP_BYTES
-    detail = f"{alphas} α, {len(steps)} time steppers, the event-driven run; {samples:,.0f} samples each"
-    return Estimate(cases, detail, memory, phases)
-
-
 @final
 class RigidTrajectoriesStudy(AbstractStudyKind):
     """``kind = "rigid_trajectories"``: the compliant model at a sweep of α, Moreau–Jean at a sweep of δt,
@@ -639,13 +513,128 @@ class RigidTrajectoriesStudy(AbstractStudyKind):
     TABLE_COLUMNS = _TABLE_COLUMNS
 
     def schema(self, raw: dict[str, Any]) -> dict[str, Any]:
-        return _schema(raw)
+        """The schema of a whole-motion comparison; ``[system]`` is any kind's (without how a compliant run starts)."""
+        kind = system_kind(raw)
+        selection = cfg.choice(*SELECTION_RULES)
+        return {
+            "study": cfg.study_fields(_KIND),
+            "system": {key: field for key, field in kind_fields(kind).items() if key not in START_FIELDS},
+            "horizon": {
+                "t_end": cfg.Field(cfg.positive, cfg.REQUIRED, "the end time of every run (> 0)"),
+                "grid_dt": cfg.Field(cfg.positive, 1e-3, "spacing Δ of the common comparison grid"),
+                "t_skip": cfg.Field(cfg.nonnegative, 0.05, "grid times before this are the initial impulsive layer"),
+                "impact_window": cfg.Field(
+                    cfg.nonnegative, 0.05, "half-width of the window left out around each later impulsive event"
+                ),
+            },
+            "compliant": {
+                "alpha": cfg.Field(cfg.values_of(cfg.positive, "α > 0"), cfg.REQUIRED, "stiffness multipliers α"),
+                "solver": cfg.Field(cfg.choice(*IMPLICIT_SOLVERS), "RadauIIA5", "an implicit diffrax solver"),
+                "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-8, "relative tolerance"),
+                "atol": cfg.Field(cfg.positive, 1e-10, "absolute tolerance"),
+                "max_steps": cfg.Field(cfg.step_budget, 200_000, "step budget per run"),
+                "friction_damping": cfg.Field(cfg.positive, 1.0, "tangential damping γ_t at α = 1 (γ_n = 1)"),
+                "friction_damping_exponent": cfg.Field(cfg.finite, 1.0, "α-exponent e of γ_t = c_t α^e"),
+            },
+            "moreau_jean": {
+                "dt": cfg.Field(cfg.values_of(cfg.positive, "time steps δt > 0"), cfg.REQUIRED, "time steps δt"),
+                "selection": cfg.Field(selection, "painleve", "selection rule among several solutions of a step"),
+            },
+            "gholami": {
+                "dt": cfg.Field(cfg.or_word(cfg.positive, "none"), None, "time step δt > 0, or 'none' (not run)"),
+                "threshold": cfg.Field(cfg.positive, 1e-3, "static/kinetic velocity threshold v_s > 0"),
+                "selection": cfg.Field(selection, "painleve", "selection rule among several solutions of a step"),
+            },
+            "verdict": {
+                "tolerance": cfg.Field(
+                    cfg.in_open_interval(0.0, 1.0),
+                    0.1,
+                    "a run agrees with the reference within this share of its motion's size and of each impulse's size",
+                ),
+            },
+            "event_driven": {
+                "selection": cfg.Field(cfg.choice("painleve", "least_energy"), "painleve", "rule on indeterminacy"),
+                "restitution": cfg.Field(
+                    cfg.nonnegative, 0.0, "restitution in [0, 1]: Newton's e (lcp), Poisson's r (darboux_keller)"
+                ),
+                "impact_law": cfg.Field(
+                    cfg.choice(*IMPACT_LAWS),
+                    "lcp",
+                    "impact LCP, Darboux–Keller (Coulomb during the impact) or the compliant model's limit law",
+                ),
+                "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-10, "relative tolerance of the segments"),
+                "atol": cfg.Field(cfg.positive, 1e-12, "absolute tolerance of the segments"),
+            },
+        }
 
     def check(self, config: dict[str, Any], overridden: list[str]) -> list[str]:
-        return _check(config, overridden)
+        """The system's own cross-key check; a grid coarser than the horizon is refused."""
+        del overridden
+        system_kind_of(config["system"]["kind"]).check(config["system"])
+        horizon = config["horizon"]
+        if horizon["grid_dt"] >= horizon["t_end"]:
+            raise cfg.ConfigError(
+                "horizon.grid_dt", horizon["grid_dt"], f"a spacing < horizon.t_end = {horizon['t_end']}"
+            )
+        if horizon["t_skip"] >= horizon["t_end"]:
+            raise cfg.ConfigError("horizon.t_skip", horizon["t_skip"], f"a time < horizon.t_end = {horizon['t_end']}")
+        if config["event_driven"]["restitution"] > 1:
+            raise cfg.ConfigError(
+                "event_driven.restitution", config["event_driven"]["restitution"], "a number in [0, 1]"
+            )
+        return []
 
     def estimate(self, config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
-        return _estimate(config, devices)
+        del devices
+        horizon = config["horizon"]
+        alphas = len(config["compliant"]["alpha"])
+        steps = [horizon["t_end"] / dt for dt in config["moreau_jean"]["dt"]]
+        if config["gholami"]["dt"] is not None:
+            steps.append(horizon["t_end"] / config["gholami"]["dt"])
+        samples = horizon["t_end"] / horizon["grid_dt"] + 1
+        cases = alphas + len(steps) + 1
+        phases = {
+            "start": STARTUP_S,
+            "event-driven": TRAJECTORY_EVENT_DRIVEN_S,
+            "compile": TRAJECTORY_COMPILE_S,
+            "solve": alphas * TRAJECTORY_RUN_S * rtol_factor(config["compliant"]["rtol"]),
+            "time stepping": sum(steps) * RIGID_STEP_S,
+        }
+        memory = BASE_BYTES + cases * samples * SAMPLE_BYTES + sum(steps) * RIGID_STEP_BYTES
+        detail = f"{alphas} α, {len(steps)} time steppers, the event-driven run; {samples:,.0f} samples each"
+        return Estimate(cases, detail, memory, phases)
 
     def run(self, config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
-        return _run(config, progress)
+        """The comparison as a study result: one row per run, the orders in α and δt, the reference's events."""
+        comparison = compare(config, progress)
+        reference = comparison.reference
+        tolerance = config["verdict"]["tolerance"]
+        events = ", ".join(f"{kind} at {t:.6g}" for t, kind in comparison.impulsive_events)
+        changes = ", ".join(f"{kind} (contact {c + 1}) at {t:.6g}" for t, c, kind in reference.events)
+        summary = [
+            f"event-driven reference: impulsive events: {events or 'none'}; "
+            f"mode changes after t_skip: {changes or 'none'}",
+            f"compared on {comparison.statistics['compared_grid_points']} of {len(comparison.grid)} grid points "
+            f"(t ≥ {config['horizon']['t_skip']:g}, ±{config['horizon']['impact_window']:g} around later impacts); "
+            "distances: max-norm over the grid and the coordinates, to the event-driven run",
+            f"event-driven impulses after t_skip: {'; '.join(p.text() for p in reference.impulses) or 'none'}; "
+            f"a run agrees when its modes and impulses are the reference's (impulses above κ F Δ = "
+            f"{IMPULSE_FACTOR:g} × its smooth force level × its step, sizes within {tolerance:g} plus that) and "
+            f"distance_q, distance_v are within {tolerance:g} of the reference's range of q and largest |v|",
+            _order_line("compliant, as α → ∞", "α", comparison.orders["compliant_alpha"]),
+            _order_line("Moreau–Jean, as δt → 0", "δt", comparison.orders["moreau_jean_dt"]),
+            "left out of the orders (event sequence not the reference's): "
+            + ("; ".join(f"{run}: {why}" for run, why in comparison.left_out) or "none"),
+        ]
+        failures = [f"{row['run']}: the compliant solve failed" for row in comparison.rows if not row["solved"]]
+        return StudyResult(
+            name=config["study"]["name"],
+            kind=_KIND,
+            rows=comparison.rows,
+            references={"event_driven": {"modes": _mode_text(reference.modes[comparison.compared])}},
+            solver_statistics=comparison.statistics,
+            timings=comparison.timings,
+            failures=failures,
+            summary=summary,
+            extra={"orders": comparison.orders, "left_out_of_orders": [list(item) for item in comparison.left_out]},
+        )
