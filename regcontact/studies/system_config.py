@@ -47,11 +47,7 @@ __all__ = [
 ]
 
 
-#: A system of either side (planar or spatial: one interface, told apart by its ``TANGENT_DIM``).
-AnySystem = AbstractSystem
-
-
-def rule_of(system: type[AnySystem], key: str) -> cfg.Parser:
+def rule_of(system: type[AbstractSystem], key: str) -> cfg.Parser:
     """The parser of a key that is an argument of ``system``'s constructor: the rule the class declares for it
     (``ARGUMENT_RULES``), so that the config and the constructor refuse the same values in the same words."""
     return cfg.ruled(system.ARGUMENT_RULES[key])
@@ -283,9 +279,9 @@ class SystemKind:
     them, and the system's own rules across keys (``rules``: they raise
     :class:`~regcontact._argument_checks.ArgumentError` naming the key, the words of the constructor)."""
 
-    system_class: type[AnySystem]
+    system_class: type[AbstractSystem]
     fields: Mapping[str, cfg.Field]
-    build: Callable[[dict[str, Any]], AnySystem]
+    build: Callable[[dict[str, Any]], AbstractSystem]
     doc: str
     rules: Callable[[dict[str, Any]], None] = _no_rules
     #: ``build`` works elementwise on arrays of numbers, giving a batch of systems (:func:`systems_from_config`).
@@ -412,13 +408,13 @@ SPATIAL_CLASS = "a subclass of regcontact.systems.AbstractSystem with TANGENT_DI
 _USER_KINDS: dict[type, SystemKind] = {}
 
 
-def _user_kind(cls: type[AnySystem], name: str) -> SystemKind:
+def _user_kind(cls: type[AbstractSystem], name: str) -> SystemKind:
     """The kind of a user's class: its constructor's parameters as keys, parsed by its ``ARGUMENT_RULES``; its
     rules across keys are its constructor's (the system built, not yet checked: the study checks it)."""
     start = () if cls.TANGENT_DIM == 2 else tuple(START_FIELDS)
     fields = user.constructor_fields("system.kind", name, cls, cls.ARGUMENT_RULES, reserved=("kind", *start))
 
-    def build(table: dict[str, Any]) -> AnySystem:
+    def build(table: dict[str, Any]) -> AbstractSystem:
         return user.constructed(cls, {key: value for key, value in table.items() if key != "kind"})
 
     def rules(table: dict[str, Any]) -> None:
