@@ -15,7 +15,7 @@ from matplotlib.lines import Line2D
 
 from regcontact.contact import ChampneysFastScale, ContactModel, HuntCrossley, SpringDamper
 from regcontact.figures import figure
-from regcontact.passages import BEYOND_JAM_OUTCOMES, BeyondJam, JamPassage, classify_passage, pass_jam
+from regcontact.passages import BEYOND_JAM_OUTCOMES, BeyondJam, JamPassage, pass_through
 from regcontact.rigid import JamReference, jam_reference, search_jamming_rod
 
 __all__ = ["ALPHAS", "LAWS", "beyond_jam_runs"]
@@ -45,8 +45,8 @@ def beyond_jam_runs(alphas: tuple[float, ...] = ALPHAS) -> dict[str, tuple[JamRe
         reference = jam_reference(rod)
         per_law = {}
         for label, law in LAWS.items():
-            passage = pass_jam(rod, ContactModel(normal=law), np.asarray(alphas), reference.t_jam)
-            per_law[label] = (passage, classify_passage(rod, passage, reference))
+            passage = pass_through(rod, ContactModel(normal=law), np.asarray(alphas), reference)
+            per_law[label] = (passage, passage.classify(rod, reference))
         runs[case] = (reference, per_law)
     return runs
 

@@ -27,13 +27,13 @@ from matplotlib.figure import Figure
 
 from regcontact.contact import ContactModel
 from regcontact.figures import figure
-from regcontact.passages import CrossingPassage, PastCrossing, classify_crossing, pass_crossing
+from regcontact.passages import CrossingPassage, PastCrossing, pass_through
 from regcontact.rigid import (
-    SPATIAL_SLIP_OUTCOMES,
+    SLIP_OUTCOMES,
     CrossingReference,
-    SpatialRigidSlip,
+    RigidSlip,
     crossing_reference,
-    spatial_rigid_slip,
+    rigid_slip,
 )
 from regcontact.systems.spatial_rod import SpatialRod, painleve_friction
 
@@ -63,14 +63,14 @@ def fig17_rod(theta0: float, slip_direction: float) -> SpatialRod:
 
 
 @functools.cache
-def fig17_slips() -> SpatialRigidSlip:
+def fig17_slips() -> RigidSlip:
     """The rigid slips of :data:`FIG17_STARTS`, one vmap."""
     rods = [fig17_rod(*start) for start in FIG17_STARTS]
     batch = jax.tree_util.tree_map(lambda *leaves: jnp.stack(leaves), *rods)
-    return jax.jit(jax.vmap(lambda rod: spatial_rigid_slip(rod, saves=300)))(batch)
+    return jax.jit(jax.vmap(lambda rod: rigid_slip(rod, saves=300)))(batch)
 
 
-def _projection(slips: SpatialRigidSlip) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _projection(slips: RigidSlip) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(ϕ − ψ, θ, |u|)`` of every sample."""
     q, v = np.asarray(slips.q), np.asarray(slips.v)
     rows = jax.vmap(jax.vmap(lambda qq: fig17_rod(1.0, 0.0).jacobians(qq)[0, 1:]))(jnp.asarray(q))
@@ -104,7 +104,7 @@ def draw_fig17(out_dir: Path) -> list[Path]:
     end_relative = np.angle(np.exp(1j * (np.asarray(slips.end_phi) - end_q[:, 4])))
     rows = jax.vmap(lambda qq: fig17_rod(1.0, 0.0).jacobians(qq)[0, 1:])(jnp.asarray(end_q))
     end_speed = np.linalg.norm(np.einsum("btn,bn->bt", np.asarray(rows), end_v), axis=-1)
-    crossed = np.asarray(slips.outcome) == SPATIAL_SLIP_OUTCOMES.index("crossing")
+    crossed = np.asarray(slips.outcome) == SLIP_OUTCOMES.index("crossing")
     axis.scatter(end_relative[crossed], end_q[crossed, 3], end_speed[crossed], marker="x", s=60, color="C3")
     axis.set_xlabel("ϕ − ψ (slip direction)")
     axis.set_ylabel("θ (inclination)")
@@ -139,7 +139,7 @@ def draw_fig17(out_dir: Path) -> list[Path]:
                     writer.writerow([*head, "sample", *(f"{a:.8g}" for a in values[:6]), "", f"{values[6]:.8g}"])
             end = [slips.end[2][k], end_relative[k], end_q[k, 3], end_speed[k], 0.0]
             end += [slips.end_free_normal_acceleration[k], slips.end_painleve_rate[k], slips.end_normal_impulse[k]]
-            writer.writerow([*head, SPATIAL_SLIP_OUTCOMES[int(slips.outcome[k])], *(f"{float(a):.8g}" for a in end)])
+            writer.writerow([*head, SLIP_OUTCOMES[int(slips.outcome[k])], *(f"{float(a):.8g}" for a in end)])
     return [png, data]
 
 
@@ -150,8 +150,8 @@ def spatial_crossing_runs(
     """The crossing rod's rigid reference, its compliant passage for every α and their classification."""
     rod = fig17_rod(*CROSSING_ROD)
     reference = crossing_reference(rod)
-    passage = pass_crossing(rod, ContactModel(), np.asarray(alphas), reference.t_cross)
-    return reference, passage, classify_crossing(rod, passage, reference)
+    passage = pass_through(rod, ContactModel(), np.asarray(alphas), reference)
+    return reference, passage, passage.classify(rod, reference)
 
 
 @figure("spatial_crossing_convergence")

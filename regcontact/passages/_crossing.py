@@ -1,20 +1,19 @@
 """Compliant runs through a 3D crossing, and what follows it, against the rigid impact without collision.
 
-Rigid slip of one spatial contact can cross ``p = 0`` transversally (:func:`~regcontact.rigid.spatial_rigid_slip`);
-the rigid prediction there is an impact without collision (:func:`~regcontact.rigid.crossing_impact`,
-:func:`~regcontact.rigid.crossing_reference`). :func:`pass_crossing` runs the compliant model of the system through
-the crossing for a batch of α (one jit-compiled vmap): started on the rigid slip's load
+Rigid slip of one spatial contact can cross ``p = 0`` transversally (:func:`~regcontact.rigid.rigid_slip`); the rigid
+prediction there is an impact without collision (:func:`~regcontact.rigid.crossing_impact`,
+:func:`~regcontact.rigid.crossing_reference`). :func:`~regcontact.passages.pass_through` runs the compliant model of a
+spatial contact through the crossing for a batch of α (one jit-compiled vmap): started on the rigid slip's load
 (:func:`~regcontact.compliant.initial_penetration.slipping_initial_state`), with no lift-off event, to ``t* + window``,
-sampled at the end of the impulse ``t* + Δ(α)`` (``Δ``: ``IMPACT_TIMES`` contact times, ``→ 0`` like ``α^(−1/2)``)
-and at the end. :func:`classify_crossing` says what followed, with the outcome names of the planar jam
-(:data:`~regcontact.passages.BEYOND_JAM_OUTCOMES`).
+sampled at the end of the impulse ``t* + Δ(α)`` (``Δ``: ``IMPACT_TIMES`` contact times, ``→ 0`` like ``α^(−1/2)``) and
+at the end (:class:`CrossingPassage`); :meth:`CrossingPassage.classify` says what followed, with the outcome names of
+the planar jam (:data:`~regcontact.passages.BEYOND_JAM_OUTCOMES`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -26,19 +25,20 @@ from regcontact.compliant.initial_penetration import slipping_initial_state
 from regcontact.compliant.outcome import IMPULSIVE_FACTOR
 from regcontact.compliant.resolution import GAP_ROUNDOFF_ULPS
 from regcontact.contact import ContactModel
-from regcontact.passages._jam import BEYOND_JAM_OUTCOMES, STOPPED_SLIP
+from regcontact.passages._jam import STOPPED_SLIP
+from regcontact.passages._passage import AbstractPassage, PassageOutcome
 from regcontact.rigid import CrossingReference
 from regcontact.rigid._checks import at_least
 from regcontact.systems import AbstractSystem, spatial_contact_space_form
 
-__all__ = ["IMPACT_TIMES", "CrossingPassage", "PastCrossing", "classify_crossing", "pass_crossing"]
+__all__ = ["IMPACT_TIMES", "CrossingPassage", "PastCrossing", "pass_crossing"]
 
 #: The impulse is over ``IMPACT_TIMES`` contact times ``π √(m_n / k_n(α))`` after the crossing (measured on the
 #: Fig. 17 rod: the normal force is back to the slow motion's within two).
 IMPACT_TIMES = 5.0
 
 
-class CrossingPassage(eqx.Module):
+class CrossingPassage(AbstractPassage):
     """Compliant runs through a crossing, one per α (leading axis): solver success; the impulse window ``Δ``; at
     ``t* + Δ`` the force integrals, velocities and contact rates; at the end the same; the largest gap after
     ``t* + Δ`` (a bounce) and the samples (times, normal force, gap, rates)."""
@@ -58,22 +58,26 @@ class CrossingPassage(eqx.Module):
     gap: Float[Array, "a m"]
     rates: Float[Array, "a m 3"]
 
+    def classify(self, system: AbstractSystem, reference: CrossingReference) -> PastCrossing:
+        """What followed the crossing in each run (see :class:`PastCrossing`), against ``reference``."""
+        return _classify(system, self, reference)
+
 
 def pass_crossing(
     system: AbstractSystem,
     contact: ContactModel,
     alphas: ArrayLike,
-    t_cross: float,
+    reference: CrossingReference,
     window: float = 0.3,
     samples: int = 300,
     rtol: float = 1e-8,
     atol: float = 1e-12,
+    max_steps: int = 200_000,
 ) -> CrossingPassage:
-    """Compliant runs of ``system`` through its crossing at ``t_cross``, one jitted vmap over ``alphas`` (module
-    docstring); samples on a grid geometric in ``t − t*`` from ``Δ/100`` to ``window``, and before ``t*``.
-    Concrete arguments are checked first (``ValueError`` in one line)."""
-    if not isinstance(contact, ContactModel):
-        raise TypeError(f"contact = {contact!r}: expected a ContactModel")
+    """Compliant runs of ``system`` through the crossing of ``reference`` at ``t_cross``, one jitted vmap over
+    ``alphas`` (module docstring); samples on a grid geometric in ``t − t*`` from ``Δ/100`` to ``window``, and before
+    ``t*``. Concrete arguments are checked first (``ValueError`` in one line)."""
+    t_cross = reference.t_cross
     for name, value, rule in (
         ("alphas", alphas, POSITIVE),
         ("t_cross", t_cross, POSITIVE),
@@ -81,6 +85,7 @@ def pass_crossing(
         ("samples", samples, at_least(4)),
         ("rtol", rtol, UNIT_INTERVAL),
         ("atol", atol, POSITIVE),
+        ("max_steps", max_steps, at_least(1)),
     ):
         check_argument(name, value, rule)
 
@@ -97,7 +102,7 @@ def pass_crossing(
         ts = jnp.sort(jnp.concatenate([t_cross + before, jnp.asarray([t_cross]) + delta, t_cross + after]))
         run = sampled_run(
             system, contact, alpha, slipping_initial_state(system, normal), t_cross + window, ts, rtol, atol,
-            stop_at_lift_off=False,
+            max_steps=max_steps, stop_at_lift_off=False,
         )  # fmt: skip
         ys = run.samples
         forces = jax.vmap(lambda q, v: contact_forces(args, q, v)[0])(ys.q, ys.v)
@@ -117,7 +122,7 @@ def pass_crossing(
 
 
 @dataclasses.dataclass(frozen=True)
-class PastCrossing:
+class PastCrossing(PassageOutcome):
     """What followed the crossing in each run of a :class:`CrossingPassage` (numpy arrays over α).
 
     ``outcome`` indexes :data:`~regcontact.passages.BEYOND_JAM_OUTCOMES` for the impulse (``jump_into_stick``:
@@ -128,8 +133,6 @@ class PastCrossing:
     closed there.
     """
 
-    alpha: np.ndarray
-    outcome: np.ndarray
     impulse: np.ndarray
     impulse_error: np.ndarray
     velocity_error: np.ndarray
@@ -139,13 +142,8 @@ class PastCrossing:
     end_slip: np.ndarray
     end_closed: np.ndarray
 
-    @property
-    def outcome_names(self) -> list[str]:
-        return [BEYOND_JAM_OUTCOMES[int(code)] for code in self.outcome]
 
-
-def classify_crossing(system: AbstractSystem, passage: CrossingPassage, reference: CrossingReference) -> PastCrossing:
-    """What followed the crossing in each run (see :class:`PastCrossing`), against ``reference``."""
+def _classify(system: AbstractSystem, passage: CrossingPassage, reference: CrossingReference) -> PastCrossing:
     excess = np.asarray(passage.impulse_after) - np.asarray(reference.impulse)
     rows = np.asarray(system.jacobians(jnp.asarray(reference.q))[0])
     form = spatial_contact_space_form(system, jnp.asarray(reference.q), jnp.asarray(reference.v))

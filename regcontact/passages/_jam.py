@@ -1,31 +1,31 @@
 """Compliant runs through a jam, and what follows the jam, against the rigid jump into stick.
 
-Rigid slip reaches the G-spot in finite time (:func:`~regcontact.rigid.rigid_slip`); the rigid prediction there is
-the jump into stick (:func:`~regcontact.rigid.stick_jump`, :func:`~regcontact.rigid.jam_reference`).
-:func:`pass_jam` runs the compliant model through the G-spot: for every α of a batch (one jit-compiled vmap),
-started on the rigid slip's load (:func:`~regcontact.compliant.initial_penetration.slipping_initial_state`),
-integrated until the contact opens or ``t_jam + window``, and sampled around the jam. :func:`classify_passage`
-reads off what followed the jam, against the rigid slip's own force integral up to ``t_jam``:
+Rigid slip reaches the G-spot in finite time (:func:`~regcontact.rigid.rigid_slip`); the rigid prediction there is the
+jump into stick (:func:`~regcontact.rigid.stick_jump`, :func:`~regcontact.rigid.jam_reference`).
+:func:`~regcontact.passages.pass_through` runs the compliant model of a planar contact through the G-spot: for every α
+of a batch (one jit-compiled vmap), started on the rigid slip's load
+(:func:`~regcontact.compliant.initial_penetration.slipping_initial_state`), integrated until the contact opens or
+``t_jam + window``, and sampled around the jam (:class:`JamPassage`). :meth:`JamPassage.classify` reads off what
+followed the jam, against the rigid slip's own force integral up to ``t_jam``:
 
-* the **excess impulse** ``ΔP = P(t_end) − P_rigid(t_jam)``: what the compliant contact delivered beyond the
-  rigid slip's (integrable, also in case G1) force; it is an **impulse** when ``ΔP_n`` exceeds what the slow
-  force can deliver over the lag, ``ΔP_n > κ F |t_end − t_jam|`` (the rule of :mod:`regcontact.compliant.outcome`);
-* the **lag** ``t_end − t_jam`` (lift-off after the jam if positive) and the **impulse time**, where half the
-  excess impulse has been delivered, relative to ``t_jam``;
+* the **excess impulse** ``ΔP = P(t_end) − P_rigid(t_jam)``: what the compliant contact delivered beyond the rigid
+  slip's (integrable, also in case G1) force; it is an **impulse** when ``ΔP_n`` exceeds what the slow force can deliver
+  over the lag, ``ΔP_n > κ F |t_end − t_jam|`` (the rule of :mod:`regcontact.compliant.outcome`);
+* the **lag** ``t_end − t_jam`` (lift-off after the jam if positive) and the **impulse time**, where half the excess
+  impulse has been delivered, relative to ``t_jam``;
 * the slip and normal velocity at the jam (compliant, at ``t_jam``) and at the end.
 
-The outcome (:data:`BEYOND_JAM_OUTCOMES`): ``jump_into_stick`` (an impulse that stops the slip: ``|u⁺|`` below
-:data:`STOPPED_SLIP` of ``|u⁻|``), ``impact_in_slip`` (an impulse after which the contact still slips),
-``lift_off`` (the contact opens with no impulse), ``stays_in_contact`` (neither, by ``t_jam + window``),
-``failed`` (the solve failed). An impulse with the contact not approaching before (``ġ_n ≈ 0`` at the jam) is an
-impact without collision (IWC); a jump into stick is one whose slip stops.
+The outcome (:data:`~regcontact.passages.BEYOND_JAM_OUTCOMES`): ``jump_into_stick`` (an impulse that stops the slip:
+``|u⁺|`` below :data:`STOPPED_SLIP` of ``|u⁻|``), ``impact_in_slip`` (an impulse after which the contact still slips),
+``lift_off`` (the contact opens with no impulse), ``stays_in_contact`` (neither, by ``t_jam + window``), ``failed`` (the
+solve failed). An impulse with the contact not approaching before (``ġ_n ≈ 0`` at the jam) is an impact without
+collision (IWC); a jump into stick is one whose slip stops.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -38,21 +38,12 @@ from regcontact.compliant.initial_penetration import slipping_initial_state
 from regcontact.compliant.outcome import IMPULSIVE_FACTOR
 from regcontact.compliant.termination import slow_force_scale
 from regcontact.contact import ContactModel
+from regcontact.passages._passage import AbstractPassage, PassageOutcome
 from regcontact.rigid import JamReference
 from regcontact.rigid._checks import at_least
 from regcontact.systems.system import AbstractSystem
 
-__all__ = [
-    "BEYOND_JAM_OUTCOMES",
-    "STOPPED_SLIP",
-    "BeyondJam",
-    "JamPassage",
-    "classify_passage",
-    "pass_jam",
-]
-
-#: What follows the jam in a compliant run, indexed by :attr:`BeyondJam.outcome`.
-BEYOND_JAM_OUTCOMES: tuple[str, ...] = ("jump_into_stick", "impact_in_slip", "lift_off", "stays_in_contact", "failed")
+__all__ = ["STOPPED_SLIP", "BeyondJam", "JamPassage", "pass_jam"]
 
 #: The slip has stopped when ``|u⁺|`` is below this fraction of the slip at the jam.
 STOPPED_SLIP = 0.05
@@ -62,7 +53,7 @@ STOPPED_SLIP = 0.05
 RTOL, ATOL = 1e-8, 1e-10
 
 
-class JamPassage(eqx.Module):
+class JamPassage(AbstractPassage):
     """Compliant runs through a jam, one per α (leading axis): how each ended, its state at ``t_jam`` and at the
     end, and ``samples`` times between the jam and the end with the normal force integral, the contact forces,
     the slip and the normal velocity there (``nan`` where the run had ended)."""
@@ -81,25 +72,29 @@ class JamPassage(eqx.Module):
     forces: Float[Array, "a m 2"]
     rates: Float[Array, "a m 2"]
 
+    def classify(self, system: AbstractSystem, reference: JamReference) -> BeyondJam:
+        """What followed the jam in each run (module docstring), against the rigid slip of ``reference``."""
+        return _classify(system, self, reference)
+
 
 def pass_jam(
     system: AbstractSystem,
     contact: ContactModel,
     alphas: ArrayLike,
-    t_jam: float,
+    reference: JamReference,
     window: float = 0.3,
     rtol: float = RTOL,
     atol: float = ATOL,
     samples: int = 400,
     max_steps: int = 200_000,
 ) -> JamPassage:
-    """Compliant runs of ``system`` (one contact, slipping at the start) through its jam at ``t_jam``, one jitted
+    """Compliant runs of ``system`` (one contact, slipping at the start) through the jam of ``reference`` at
+    ``t_jam``, one jitted
     vmap over ``alphas``: each starts on the rigid slip's load and ends where the contact opens or at
     ``t_jam + window``; a second pass samples it at ``t_jam`` and at ``samples`` times spanning
     ``[t_jam − d, t_end]`` (``d = |t_end − t_jam|``). Concrete arguments are checked first (``ValueError`` in one
     line)."""
-    if not isinstance(contact, ContactModel):
-        raise TypeError(f"contact = {contact!r}: expected a ContactModel")
+    t_jam = reference.t_jam
     for name, value, rule in (
         ("alphas", alphas, POSITIVE),
         ("t_jam", t_jam, NONNEGATIVE),
@@ -166,18 +161,16 @@ def pass_jam(
 
 
 @dataclasses.dataclass(frozen=True)
-class BeyondJam:
+class BeyondJam(PassageOutcome):
     """What followed the jam in each run of a :class:`JamPassage` (numpy arrays over α; module docstring).
 
-    ``outcome`` indexes :data:`BEYOND_JAM_OUTCOMES`; ``lag`` is ``t_end − t_jam``; ``impulse`` the excess
-    ``(ΔP_n, ΔP_t)``; ``impulse_time`` where half of ``ΔP_n`` was delivered, relative to ``t_jam`` (``nan``
+    ``outcome`` indexes :data:`~regcontact.passages.BEYOND_JAM_OUTCOMES`; ``lag`` is ``t_end − t_jam``; ``impulse`` the
+    excess ``(ΔP_n, ΔP_t)``; ``impulse_time`` where half of ``ΔP_n`` was delivered, relative to ``t_jam`` (``nan``
     without an impulse); ``slip_before``, ``normal_velocity_before`` the compliant rates at ``t_jam`` and
     ``slip_after``, ``normal_velocity_after`` at the end; ``velocity_error`` the largest difference between the
     velocities at the end and those the rigid :func:`stick_jump` leaves.
     """
 
-    alpha: np.ndarray
-    outcome: np.ndarray
     lag: np.ndarray
     impulse: np.ndarray
     impulse_time: np.ndarray
@@ -186,10 +179,6 @@ class BeyondJam:
     normal_velocity_before: np.ndarray
     normal_velocity_after: np.ndarray
     velocity_error: np.ndarray
-
-    @property
-    def outcome_names(self) -> list[str]:
-        return [BEYOND_JAM_OUTCOMES[int(code)] for code in self.outcome]
 
 
 def _half_time(times: np.ndarray, excess: np.ndarray, half: float) -> float:
@@ -203,8 +192,7 @@ def _half_time(times: np.ndarray, excess: np.ndarray, half: float) -> float:
     return float(np.interp(half, excess[i - 1 : i + 1], times[i - 1 : i + 1]))
 
 
-def classify_passage(system: AbstractSystem, passage: JamPassage, reference: JamReference) -> BeyondJam:
-    """What followed the jam in each run (module docstring), against the rigid slip of ``reference``."""
+def _classify(system: AbstractSystem, passage: JamPassage, reference: JamReference) -> BeyondJam:
     rigid = np.asarray(reference.impulse)
     t_jam = reference.t_jam
     lag = np.asarray(passage.t_end) - t_jam

@@ -8,9 +8,9 @@
   (:class:`AbstractImpactLaw`) for :func:`event_driven`;
 - integrators (``_integrators/``): :func:`moreau_jean` (and :func:`moreau_jean_batch`), :func:`gholami_time_stepping`
   and :func:`event_driven`, each returning a :class:`RigidTrajectory`;
-- Painlevé analyses (``_painleve/``): the conditions (:func:`painleve_coefficient`), slip to a jam
-  (:func:`rigid_slip`, :func:`jam_reference`), jamming rods, spatial slip to a crossing (:func:`spatial_rigid_slip`,
-  :func:`crossing_reference`).
+- Painlevé analyses (``_painleve/``): the conditions (:func:`painleve_coefficient`), rigid slip of one contact to
+  its end (:func:`rigid_slip`): a planar jam (:func:`jam_reference`) or a spatial crossing of ``p = 0``
+  (:func:`crossing_reference`), and jamming rods.
 
 Compliant runs through a jam or a crossing, compared with these rigid predictions, are in :mod:`regcontact.passages`.
 """
@@ -81,7 +81,6 @@ from regcontact.rigid._painleve import (
     G_SPOT_PANELS as G_SPOT_PANELS,
     MU_GRID as MU_GRID,
     SLIP_OUTCOMES as SLIP_OUTCOMES,
-    SPATIAL_SLIP_OUTCOMES as SPATIAL_SLIP_OUTCOMES,
     TORQUE_GRID as TORQUE_GRID,
     CrossingImpact as CrossingImpact,
     CrossingReference as CrossingReference,
@@ -91,7 +90,6 @@ from regcontact.rigid._painleve import (
     JamReference as JamReference,
     RigidSlip as RigidSlip,
     RodGSpots as RodGSpots,
-    SpatialRigidSlip as SpatialRigidSlip,
     SpatialSlipProblem as SpatialSlipProblem,
     StickJump as StickJump,
     critical_angle as critical_angle,
@@ -113,7 +111,6 @@ from regcontact.rigid._painleve import (
     slip_normal_dynamics as slip_normal_dynamics,
     slip_sign as slip_sign,
     spatial_rescaled_slip_field as spatial_rescaled_slip_field,
-    spatial_rigid_slip as spatial_rigid_slip,
     spatial_slip_problem as spatial_slip_problem,
     stick_jump as stick_jump,
     torque_threshold as torque_threshold,

@@ -142,7 +142,7 @@ class SpatialCrossingStudy(AbstractStudyKind):
 
     def run(self, config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
         from regcontact.contact import NORMAL_LAWS, ContactModel, ViscousCoulomb
-        from regcontact.passages import classify_crossing, pass_crossing
+        from regcontact.passages import pass_through
 
         compliant = config["compliant"]
         alpha = np.asarray(compliant["alpha"], dtype=float)
@@ -156,17 +156,17 @@ class SpatialCrossingStudy(AbstractStudyKind):
         )
         progress(f"compliant model at {len(alpha)} values of α (one vmapped call)")
         start = time.perf_counter()
-        passage = pass_crossing(
+        passage = pass_through(
             system,
             contact,
             alpha,
-            found.t_cross,
+            found,
             window=compliant["window"],
             samples=compliant["samples"],
             rtol=compliant["rtol"],
             atol=compliant["atol"],
         )
-        result = classify_crossing(system, passage, found)
+        result = passage.classify(system, found)
         timings["compliant_s"] = time.perf_counter() - start
         outcomes = result.outcome_names
         rows, failures = [], []

@@ -222,7 +222,7 @@ class DynamicJamStudy(AbstractStudyKind):
         return Estimate(cases, f"{rods} rods × {laws} laws × {alphas} α", memory, phases)
 
     def run(self, config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
-        from regcontact.passages import classify_passage, pass_jam
+        from regcontact.passages import pass_through
 
         compliant = config["compliant"]
         alpha = np.asarray(compliant["alpha"], dtype=float)
@@ -248,18 +248,18 @@ class DynamicJamStudy(AbstractStudyKind):
                 left = "" if not done else f", about {solving / done * (calls - done):.0f} s left"
                 progress(f"[{done + 1}/{calls}] {case}, {law}: {len(alpha)} values of α (one vmapped call{left})")
                 start = time.perf_counter()
-                passage = pass_jam(
+                passage = pass_through(
                     rod,
                     _contact(law, compliant["friction_damping_exponent"]),
                     alpha,
-                    reference.t_jam,
+                    reference,
                     window=compliant["window"],
                     rtol=compliant["rtol"],
                     atol=compliant["atol"],
                     samples=compliant["samples"],
                     max_steps=compliant["max_steps"],
                 )
-                result = classify_passage(rod, passage, reference)
+                result = passage.classify(rod, reference)
                 elapsed = time.perf_counter() - start
                 timings[f"{case}_{law}_s"], solving, done = elapsed, solving + elapsed, done + 1
                 outcomes = result.outcome_names

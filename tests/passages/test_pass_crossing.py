@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from regcontact.contact import ContactModel
-from regcontact.passages import classify_crossing, pass_crossing
+from regcontact.passages import pass_through
 from regcontact.rigid import crossing_reference
 from regcontact.systems import spatial_contact_space_form
 from regcontact.systems.spatial_rod import SpatialRod
@@ -20,8 +20,8 @@ ALPHAS = (1e4, 1e6, 1e8)
 @pytest.fixture(scope="module")
 def runs():
     reference = crossing_reference(ROD)
-    passage = pass_crossing(ROD, ContactModel(), np.asarray(ALPHAS), reference.t_cross, samples=60)
-    return reference, passage, classify_crossing(ROD, passage, reference)
+    passage = pass_through(ROD, ContactModel(), np.asarray(ALPHAS), reference, samples=60)
+    return reference, passage, passage.classify(ROD, reference)
 
 
 def test_the_rigid_iwc_stops_the_slip_then_compresses_in_stick_to_rest(runs):

@@ -8,7 +8,7 @@ import pytest
 from regcontact.compliant.dynamics import CompliantSystem, contact_forces
 from regcontact.compliant.initial_penetration import slipping_initial_state
 from regcontact.contact import ChampneysFastScale, ContactModel, HuntCrossley, SpringDamper
-from regcontact.passages import classify_passage, pass_jam
+from regcontact.passages import pass_through
 from regcontact.rigid import darboux_keller_map, jam_reference, rigid_slip, slip_normal_dynamics
 from regcontact.systems import PainleveRod
 from regcontact.systems.reduced_two_contact import contact_space_form
@@ -81,8 +81,8 @@ def test_the_compliant_start_carries_the_rigid_slip_force(law):
 def test_g1_jumps_into_stick_and_converges_to_the_rigid_jump(g1_reference):
     """Eq. 22: an impulse that stops the slip, the contact not approaching before it, then lift-off; the lift-off
     follows the jam at order 1/2 in α and the impulse and velocities approach the rigid jump into stick."""
-    passage = pass_jam(G1_ROD, ContactModel(normal=SpringDamper()), [1e5, 1e7], g1_reference.t_jam)
-    result = classify_passage(G1_ROD, passage, g1_reference)
+    passage = pass_through(G1_ROD, ContactModel(normal=SpringDamper()), [1e5, 1e7], g1_reference)
+    result = passage.classify(G1_ROD, g1_reference)
     assert result.outcome_names == ["jump_into_stick", "jump_into_stick"]
     assert np.all(np.abs(result.normal_velocity_before) < 1e-2 * np.abs(result.slip_before))
     assert np.all(result.lag > 0)
@@ -105,8 +105,8 @@ def test_g2_ends_in_one_of_two_rigid_outcomes_each_close_to_its_rigid_counterpar
     jump = float(g2_reference.jump.normal_impulse)
     slip = abs(float(g2_reference.jump.slip_before))
     for law in (SpringDamper(), ChampneysFastScale()):
-        passage = pass_jam(G2_ROD, ContactModel(normal=law), [1e8, 1e9], g2_reference.t_jam)
-        result = classify_passage(G2_ROD, passage, g2_reference)
+        passage = pass_through(G2_ROD, ContactModel(normal=law), [1e8, 1e9], g2_reference)
+        result = passage.classify(G2_ROD, g2_reference)
         for i, outcome in enumerate(result.outcome_names):
             assert outcome in ("jump_into_stick", "lift_off")
             if outcome == "jump_into_stick":

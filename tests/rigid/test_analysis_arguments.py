@@ -12,7 +12,6 @@ import pytest
 from regcontact.contact import ContactModel
 from regcontact.rigid import (
     SLIP_OUTCOMES,
-    SPATIAL_SLIP_OUTCOMES,
     CompliantLimitImpact,
     ContactState,
     NewtonImpact,
@@ -32,7 +31,6 @@ from regcontact.rigid import (
     reaches_g_spot,
     reverse_chatter_possible,
     rigid_slip,
-    spatial_rigid_slip,
 )
 from regcontact.rigid._impacts.chatter import bounce
 from regcontact.stability import FastScaleSystem, consistent_modes, painleve_parameters, two_contact_modes
@@ -182,19 +180,19 @@ def test_the_rigid_slips_refuse_a_start_that_is_not_finite(form):
     refused("t0", lambda: rigid_slip(rod, q, v, form(INF)))
     refused("jam_tolerance", lambda: rigid_slip(rod, q, v, jam_tolerance=0.0))
     refused("sign", lambda: g_spot_linearisation(rod, q, v, 0.0, form(0.0)))
-    refused("q0", lambda: spatial_rigid_slip(SpatialRod(), q0=form(np.full(5, NAN)), v0=np.ones(5)))
+    refused("q0", lambda: rigid_slip(SpatialRod(), q0=form(np.full(5, NAN)), v0=np.ones(5)))
 
 
 def test_a_spatial_rod_whose_eager_angle_is_nan_is_refused():
-    """``spatial_rigid_slip`` of a rod built with ``θ₀ = jnp.asarray(nan)`` said "slipping"."""
+    """``rigid_slip`` of a rod built with ``θ₀ = jnp.asarray(nan)`` said "slipping"."""
     with pytest.raises(ValueError, match="^(theta0|q0) = "):
-        spatial_rigid_slip(SpatialRod(theta0=jnp.asarray(NAN)))
+        rigid_slip(SpatialRod(theta0=jnp.asarray(NAN)))
 
 
 def test_traced_starts_that_are_not_finite_get_an_outcome_of_their_own():
     """Under ``jit`` nothing can be read: the compiled run says "not finite" instead of "slipping"."""
-    spatial = jax.jit(lambda theta: spatial_rigid_slip(SpatialRod(theta0=theta)).outcome)(NAN)
-    assert SPATIAL_SLIP_OUTCOMES[int(spatial)] == "not finite"
+    spatial = jax.jit(lambda theta: rigid_slip(SpatialRod(theta0=theta)).outcome)(NAN)
+    assert SLIP_OUTCOMES[int(spatial)] == "not finite"
 
     def planar(phi):
         rod = PainleveRod(mu=2.0, phi0=phi, omega0=1.0)

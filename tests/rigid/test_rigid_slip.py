@@ -2,20 +2,24 @@
 the step, a jam recognised whatever ``α₁/α₃``, and the jam extrapolated to ``p = 0``, each against an independent
 real-time integration of the rod (Champneys' equations written out, SciPy's DOP853)."""
 
+import math
+
 import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
 from regcontact.rigid import (
     SLIP_OUTCOMES,
+    RigidSlip,
     jam_case,
     jam_reference,
     reaches_g_spot,
     rigid_slip,
     rod_g_spots,
     slip_normal_dynamics,
+    slip_sign,
 )
-from regcontact.systems import PainleveRod
+from regcontact.systems import PainleveRod, SpatialRod
 from tests.rigid.champneys_rod_slip import slip_equations
 
 #: The G2 rod the jam study finds (docs/dynamic_jam.md).
@@ -139,3 +143,29 @@ def test_a_run_that_does_not_jam_has_no_jam_state():
     assert np.isnan(float(slip.jam[2])) and np.isnan(float(slip.jam_normal_impulse))
     with pytest.raises(ValueError, match="not at a G-spot"):
         jam_reference(start)
+
+
+def test_one_slip_record_for_a_planar_and_a_spatial_contact():
+    """``rigid_slip`` takes any one-contact system: the planar G2 rod jams, the 3D rod of Fig. 17 crosses ``p = 0``;
+    both give a :class:`RigidSlip` whose tangential impulse has the tangent dimension and obeys Coulomb's
+    ``|P_t| ≤ μ P_n`` (equal in the plane, where slip keeps one direction opposed by friction; below it in 3D, where
+    the direction turns), and whose end ``p``-rate ``dp/ds`` is negative."""
+    spatial_rod = SpatialRod(gyration=0.1, mu=1.0, theta0=1.2, slip0=(math.cos(1.3), math.sin(1.3)))
+    slips = {}
+    for system, end in ((G2_ROD, "jam"), (spatial_rod, "crossing")):
+        slip = slips[end] = rigid_slip(system)
+        assert isinstance(slip, RigidSlip) and SLIP_OUTCOMES[int(slip.outcome)] == end
+        tangential = np.asarray(slip.end_tangential_impulse)
+        assert tangential.shape == (type(system).TANGENT_DIM,)
+        mu = float(system.friction_coefficients[0])
+        normal = float(slip.end_normal_impulse)
+        assert normal > 0 and 0.9 * mu * normal < np.linalg.norm(tangential) <= mu * normal * (1 + 1e-12)
+        assert float(slip.end_painleve_rate) < 0
+    planar = slips["jam"]
+    q, v, t = planar.end
+    sign = float(slip_sign(G2_ROD, q, v))
+    assert float(planar.end_tangential_impulse[0]) == pytest.approx(
+        -sign * float(G2_ROD.friction_coefficients[0]) * float(planar.end_normal_impulse)
+    )
+    assert float(planar.end_free_normal_acceleration) == float(slip_normal_dynamics(G2_ROD, (q, v, t), sign)[1])
+    assert np.isnan(float(slips["crossing"].jam_normal_impulse))

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from regcontact.rigid import SPATIAL_SLIP_OUTCOMES, spatial_rigid_slip, spatial_slip_problem
+from regcontact.rigid import SLIP_OUTCOMES, rigid_slip, spatial_slip_problem
 from regcontact.systems import spatial_contact_space_form
 from regcontact.systems.spatial_rod import SpatialRod
 
@@ -18,13 +18,13 @@ ROD = SpatialRod(gyration=0.1, mu=1.0, theta0=1.2, slip0=(math.cos(1.3), math.si
 
 @pytest.fixture(scope="module")
 def slip():
-    return jax.jit(spatial_rigid_slip)(ROD)
+    return jax.jit(rigid_slip)(ROD)
 
 
 def test_the_slip_crosses_p_zero_transversally_away_from_b_zero(slip):
     """At the crossing ``b`` is far from 0 (the G-spot), the slip is oblique (``sin(ϕ − ψ)`` far from 0), and
     ``dp/ds`` (autodiff along the flow) is the closed form ``b μ (ê⊥·B)(ê⊥·(B − μAê)) / |u|``, negative."""
-    assert SPATIAL_SLIP_OUTCOMES[int(slip.outcome)] == "crossing"
+    assert SLIP_OUTCOMES[int(slip.outcome)] == "crossing"
     q, v, t = slip.end
     problem = spatial_slip_problem(ROD, q, v, t)
     assert abs(float(problem.painleve)) < 1e-9 * float(spatial_contact_space_form(ROD, q, v).C)

@@ -15,17 +15,14 @@ from regcontact.rigid._painleve.crossing import (
 )
 from regcontact.rigid._painleve.dynamic_jam import (
     G_SPOT_PANELS as G_SPOT_PANELS,
-    SLIP_OUTCOMES as SLIP_OUTCOMES,
     GSpotLinearisation as GSpotLinearisation,
     GSpotPanel as GSpotPanel,
-    RigidSlip as RigidSlip,
     g_spot_linearisation as g_spot_linearisation,
     g_spot_panel as g_spot_panel,
     jam_case as jam_case,
     linear_g_spot_flow as linear_g_spot_flow,
     reaches_g_spot as reaches_g_spot,
     rescaled_slip_field as rescaled_slip_field,
-    rigid_slip as rigid_slip,
     slip_field as slip_field,
     slip_normal_dynamics as slip_normal_dynamics,
     slip_sign as slip_sign,
@@ -44,11 +41,10 @@ from regcontact.rigid._painleve.jamming_rods import (
     rod_g_spots as rod_g_spots,
     search_jamming_rod as search_jamming_rod,
 )
+from regcontact.rigid._painleve.rigid_slip import rigid_slip as rigid_slip
+from regcontact.rigid._painleve.slip import SLIP_OUTCOMES as SLIP_OUTCOMES, RigidSlip as RigidSlip
 from regcontact.rigid._painleve.spatial_slip import (
-    SPATIAL_SLIP_OUTCOMES as SPATIAL_SLIP_OUTCOMES,
-    SpatialRigidSlip as SpatialRigidSlip,
     SpatialSlipProblem as SpatialSlipProblem,
     spatial_rescaled_slip_field as spatial_rescaled_slip_field,
-    spatial_rigid_slip as spatial_rigid_slip,
     spatial_slip_problem as spatial_slip_problem,
 )

@@ -23,7 +23,8 @@ import numpy as np
 from jaxtyping import Array, Bool, Float
 
 from regcontact._argument_checks import FINITE, UNIT_INTERVAL, check_argument
-from regcontact.rigid._painleve.spatial_slip import SPATIAL_SLIP_OUTCOMES, spatial_rigid_slip
+from regcontact.rigid._painleve.rigid_slip import rigid_slip
+from regcontact.rigid._painleve.slip import SLIP_OUTCOMES
 from regcontact.systems import AbstractSystem, spatial_contact_space_form
 
 __all__ = ["CrossingImpact", "CrossingReference", "crossing_impact", "crossing_reference"]
@@ -118,8 +119,8 @@ class CrossingReference:
 
 def crossing_reference(system: AbstractSystem) -> CrossingReference:
     """The rigid slip of ``system`` from its initial state, which must cross ``p = 0`` (``ValueError`` otherwise)."""
-    slip = jax.jit(spatial_rigid_slip)(system)
-    outcome = SPATIAL_SLIP_OUTCOMES[int(slip.outcome)]
+    slip = jax.jit(rigid_slip)(system)
+    outcome = SLIP_OUTCOMES[int(slip.outcome)]
     if outcome != "crossing":
         raise ValueError(f"the rigid slip of this system ends with {outcome!r}, not at a crossing of p = 0")
     q, v, t = slip.end

@@ -35,20 +35,18 @@ import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jaxtyping import Array, ArrayLike, Float, Int
+from jaxtyping import Array, ArrayLike, Float
 
-from regcontact._argument_checks import FINITE, POSITIVE, UNIT_INTERVAL, Rule, check_argument
-from regcontact.rigid._checks import at_least
+from regcontact._argument_checks import FINITE, Rule, check_argument
+from regcontact.rigid._painleve.slip import RigidSlip, SlipState, one_contact
 from regcontact.systems.reduced_two_contact import contact_space_form
 from regcontact.systems.system import AbstractSystem
 
 __all__ = [
     "G_SPOT_PANELS",
     "ROUNDOFF_ULPS",
-    "SLIP_OUTCOMES",
     "GSpotLinearisation",
     "GSpotPanel",
-    "RigidSlip",
     "g_spot_linearisation",
     "g_spot_panel",
     "jam_case",
@@ -57,22 +55,10 @@ __all__ = [
     "extrapolate_to_jam",
     "painleve_roundoff",
     "rescaled_slip_field",
-    "rigid_slip",
     "slip_field",
     "slip_normal_dynamics",
     "slip_sign",
 ]
-
-#: ``(q, v, t)``: the state the slip flow moves, time included (the loads may depend on it).
-SlipState = tuple[Float[Array, " n"], Float[Array, " n"], Float[Array, ""]]
-
-
-def _one_contact(system: AbstractSystem) -> None:
-    if type(system).NUM_CONTACTS != 1:
-        raise ValueError(
-            f"{type(system).__name__} has {type(system).NUM_CONTACTS} contacts: expected one (the G-spot analysis "
-            "is for a single slipping contact)"
-        )
 
 
 #: A slip direction: ``−1`` or ``1``.
@@ -89,7 +75,7 @@ def _check_state(state: tuple[ArrayLike, ...], sign: ArrayLike | None = None) ->
 
 def slip_sign(system: AbstractSystem, q: Float[Array, " n"], v: Float[Array, " n"]) -> Float[Array, ""]:
     """``s = sign ġ_t``: the direction the contact slips in, in the system's own frame."""
-    _one_contact(system)
+    one_contact(system)
     _check_state((q, v))
     return jnp.sign(system.jacobians(q)[0, 1] @ v)
 
@@ -99,7 +85,7 @@ def slip_normal_dynamics(
 ) -> tuple[Float[Array, ""], Float[Array, ""]]:
     """``(p, b)`` at ``state``: the Painlevé parameter of slip with sign ``sign`` and the free normal acceleration,
     so that ``g̈_n = b + p λ_n`` while slipping (Eqs. 13–15, from the contact-space form)."""
-    _one_contact(system)
+    one_contact(system)
     _check_state(state, sign)
     q, v, t = state
     form = contact_space_form(system, q, v, t)
@@ -312,55 +298,9 @@ def linear_g_spot_flow(
 
 # -- rigid slip of a system, in the time s --------------------------------------------------------------------
 
-#: ``RigidSlip.outcome`` codes: 0 still slipping at ``s_max``; 1 jam (``p`` and ``b`` fell below ``jam_tolerance``
-#: of their start, or ``p`` to its round-off and ``b`` below that tolerance); 2 lift-off (``b`` rose through 0 at
-#: ``p > 0``, located on the step, or ``b ≥ 0`` at the start); 3 the slip stopped (``s ġ_t`` fell through 0,
-#: located); 4 ``p`` reached 0 away from the G-spot (beyond its round-off, or at it with ``|b|`` not falling:
-#: ``λ_n`` not integrable, not expected, Sec. 5.1); 5 no slip to follow: the start has ``p ≤ 0`` (a Painlevé
-#: state) or ``ġ_t = 0``; 6 a start or ``μ`` that is not finite (traced values; concrete ones are refused with
-#: ``ValueError``).
-SLIP_OUTCOMES: tuple[str, ...] = (
-    "slipping",
-    "jam",
-    "lift-off",
-    "slip stopped",
-    "p ≤ 0 away from the G-spot",
-    "no slip at the start",
-    "not finite",
-)
-
 #: ``p`` counts as zero below this many units in the last place of its terms ``|C| + μ|B|`` (its round-off:
 #: near a G1 jam ``p`` falls as ``|b|^(α₁/α₃)``, below round-off long before ``b`` does when ``α₁/α₃`` is large).
 ROUNDOFF_ULPS = 64.0
-
-
-class RigidSlip(eqx.Module):
-    """Rigid slip of one system sampled uniformly in ``s`` (samples after the end are ``nan``).
-
-    ``normal_impulse`` is ``∫λ_n dt`` from the start, integrated as ``−∫b ds`` (``λ_n dt = −(b/p) p ds``: finite
-    in ``s`` even where ``λ_n`` diverges, case G1), and ``end_normal_impulse`` its value at ``end``; the
-    tangential impulse of slip is ``−s μ`` times it. After a jam, ``jam`` is the state at the G-spot and
-    ``jam_normal_impulse`` the impulse up to it: the end extrapolated by Eqs. 33–34 (:func:`extrapolate_to_jam`;
-    ``nan`` for the other outcomes).
-    """
-
-    s: Float[Array, " saves"]
-    t: Float[Array, " saves"]
-    q: Float[Array, "saves n"]
-    v: Float[Array, "saves n"]
-    painleve: Float[Array, " saves"]
-    free_normal_acceleration: Float[Array, " saves"]
-    normal_impulse: Float[Array, " saves"]
-    outcome: Int[Array, ""]
-    end: SlipState
-    end_s: Float[Array, ""]
-    end_normal_impulse: Float[Array, ""]
-    jam: SlipState
-    jam_normal_impulse: Float[Array, ""]
-
-    def normal_force(self) -> Float[Array, " saves"]:
-        """``λ_n = −b/p`` along the slip."""
-        return -self.free_normal_acceleration / self.painleve
 
 
 def painleve_roundoff(system: AbstractSystem, state: SlipState, sign: ArrayLike) -> Float[Array, ""]:
@@ -395,39 +335,16 @@ def extrapolate_to_jam(system: AbstractSystem, state: SlipState, sign: ArrayLike
     return jax.tree_util.tree_map(lambda x, d: x + d, state, jam), impulse_left
 
 
-def rigid_slip(
-    system: AbstractSystem,
-    q0: Float[Array, " n"],
-    v0: Float[Array, " n"],
-    t0: ArrayLike = 0.0,
-    s_max: float = 40.0,
-    saves: int = 400,
-    jam_tolerance: float = 1e-5,
-    rtol: float = 1e-10,
-) -> RigidSlip:
-    """Rigid slip from ``(q0, v0, t0)`` (in contact, ``ġ_n = 0``, ``ġ_t ≠ 0``, ``p > 0 > b``), integrated in the
-    time ``s`` of :func:`rescaled_slip_field` (Tsit5) until it jams, lifts off, stops slipping or reaches
-    ``s_max``; :data:`SLIP_OUTCOMES` names the outcome. A lift-off and a stop are located on the step's dense
-    output (bisection on ``b`` and ``s ġ_t``); a jam, which ``s`` reaches only as ``s → ∞``, is extrapolated from
-    the end to ``p = 0`` (:func:`extrapolate_to_jam`). jit- and vmap-able (over systems and states); concrete
-    arguments are checked (``ValueError`` in one line), traced ones that are not finite give outcome 6."""
-    _one_contact(system)
-    for name, value in (("q0", q0), ("v0", v0), ("t0", t0)):
-        check_argument(name, value, FINITE)
-    check_argument("s_max", s_max, POSITIVE)
-    check_argument("saves", saves, at_least(1))
-    check_argument("jam_tolerance", jam_tolerance, UNIT_INTERVAL)
-    check_argument("rtol", rtol, UNIT_INTERVAL)
-    state0 = (jnp.asarray(q0, float), jnp.asarray(v0, float), jnp.asarray(t0, float))
-    return _rigid_slip(system, state0, s_max, int(saves), jam_tolerance, rtol)
-
-
 @eqx.filter_jit
-def _rigid_slip(
+def planar_rigid_slip(
     system: AbstractSystem, state0: SlipState, s_max: float, saves: int, jam_tolerance: float, rtol: float
 ) -> RigidSlip:
-    """:func:`rigid_slip` after its checks, compiled once per system class and setting (the fields and events are
-    closures over ``system``: without the jit every call would trace and compile the solve again)."""
+    """:func:`~regcontact.rigid.rigid_slip` of a planar contact after its checks: integrated in the time ``s`` of
+    :func:`rescaled_slip_field` (Tsit5) until it jams, lifts off, stops slipping or reaches ``s_max``. A lift-off
+    and a stop are located on the step's dense output (bisection on ``b`` and ``s ġ_t``); a jam, which ``s``
+    reaches only as ``s → ∞``, is extrapolated from the end to ``p = 0`` (:func:`extrapolate_to_jam`). Compiled
+    once per system class and setting (the fields and events are closures over ``system``: without the jit every
+    call would trace and compile the solve again)."""
     import diffrax
 
     from regcontact._crossing_bisection import CrossingBisection
@@ -507,11 +424,15 @@ def _rigid_slip(
     jam, impulse_left = extrapolate_to_jam(system, end, sign)
     at_jam = outcome == 1
     p, b = jax.vmap(lambda qq, vv, tt: slip_normal_dynamics(system, (qq, vv, tt), sign))(q, v, t)
+    (_, end_b), (end_rate, _) = normal_rates(end)
+    phi = jnp.where(sign < 0, jnp.pi, 0.0)
+    mu = system.friction_coefficients[0]
     return RigidSlip(
         s=jnp.where(jnp.isfinite(t), ts, jnp.nan),
         t=t,
         q=q,
         v=v,
+        phi=jnp.where(jnp.isfinite(t), phi, jnp.nan),
         painleve=p,
         free_normal_acceleration=b,
         normal_impulse=impulse,
@@ -519,6 +440,10 @@ def _rigid_slip(
         end=end,
         end_s=solution.ts[1][-1],
         end_normal_impulse=last_impulse[-1],
+        end_tangential_impulse=jnp.reshape(-sign * mu * last_impulse[-1], (1,)),
+        end_free_normal_acceleration=end_b,
+        end_phi=phi,
+        end_painleve_rate=end_rate,
         jam=jax.tree_util.tree_map(lambda x: jnp.where(at_jam, x, jnp.nan), jam),
         jam_normal_impulse=jnp.where(at_jam, last_impulse[-1] + impulse_left, jnp.nan),
     )

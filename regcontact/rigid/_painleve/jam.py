@@ -20,7 +20,9 @@ import numpy as np
 from jaxtyping import Array, ArrayLike, Float
 
 from regcontact._argument_checks import FINITE, check_argument
-from regcontact.rigid._painleve.dynamic_jam import SLIP_OUTCOMES, rigid_slip, slip_sign
+from regcontact.rigid._painleve.dynamic_jam import slip_sign
+from regcontact.rigid._painleve.rigid_slip import rigid_slip
+from regcontact.rigid._painleve.slip import SLIP_OUTCOMES
 from regcontact.systems.reduced_two_contact import contact_space_form
 from regcontact.systems.system import AbstractSystem
 

@@ -28,12 +28,12 @@ from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, check_arg
 from regcontact.rigid._checks import at_least
 from regcontact.rigid._painleve.dynamic_jam import (
     GSpotLinearisation,
-    RigidSlip,
     g_spot_linearisation,
     jam_case,
-    rigid_slip,
     slip_normal_dynamics,
 )
+from regcontact.rigid._painleve.rigid_slip import rigid_slip
+from regcontact.rigid._painleve.slip import RigidSlip
 from regcontact.systems.rod import PainleveRod
 
 __all__ = ["JammingRod", "RodGSpots", "rod_g_spots", "search_jamming_rod"]

@@ -23,29 +23,13 @@ from __future__ import annotations
 import equinox as eqx
 import jax
 import jax.numpy as jnp
-from jaxtyping import Array, ArrayLike, Bool, Float, Int
+from jaxtyping import Array, ArrayLike, Bool, Float
 
-from regcontact._argument_checks import FINITE, POSITIVE, UNIT_INTERVAL, check_argument
-from regcontact.rigid._checks import at_least
-from regcontact.rigid._painleve.dynamic_jam import SlipState
+from regcontact._argument_checks import FINITE, check_argument
+from regcontact.rigid._painleve.slip import RigidSlip, SlipState, one_contact
 from regcontact.systems import AbstractSystem, spatial_contact_space_form
 
-__all__ = [
-    "SPATIAL_SLIP_OUTCOMES",
-    "SpatialRigidSlip",
-    "SpatialSlipProblem",
-    "spatial_rescaled_slip_field",
-    "spatial_rigid_slip",
-    "spatial_slip_problem",
-]
-
-
-def _one_contact(system: AbstractSystem) -> None:
-    if type(system).NUM_CONTACTS != 1:
-        raise ValueError(
-            f"{type(system).__name__} has {type(system).NUM_CONTACTS} contacts: expected one (the slip analysis is "
-            "for a single slipping contact)"
-        )
+__all__ = ["SpatialSlipProblem", "spatial_rescaled_slip_field", "spatial_rigid_slip", "spatial_slip_problem"]
 
 
 class SpatialSlipProblem(eqx.Module):
@@ -66,7 +50,7 @@ def spatial_slip_problem(
     system: AbstractSystem, q: Float[Array, " n"], v: Float[Array, " n"], t: ArrayLike = 0.0
 ) -> SpatialSlipProblem:
     """The rigid slip problem of the one contact at ``(q, v, t)`` (in contact, slipping: ``u ≠ 0``)."""
-    _one_contact(system)
+    one_contact(system)
     for name, value in (("q", q), ("v", v), ("t", t)):
         check_argument(name, value, FINITE)
     form = spatial_contact_space_form(system, q, v, t)
@@ -103,82 +87,28 @@ def spatial_rescaled_slip_field(system: AbstractSystem, state: SlipState) -> Sli
     return p * v, acceleration, p
 
 
-#: :attr:`SpatialRigidSlip.outcome` codes: 0 still slipping at ``s_max``; 1 ``p`` fell through 0 (the crossing into
-#: the Painlevé region); 2 lift-off (``b`` rose through 0); 3 the slip stopped (``|u|`` fell below ``stop_fraction``
-#: of its start); 4 no slip to follow (``p ≤ 0``, ``b ≥ 0`` or ``u = 0`` at the start); 5 a start or ``μ`` that is
-#: not finite (traced values; concrete ones are refused with ``ValueError``).
-SPATIAL_SLIP_OUTCOMES: tuple[str, ...] = (
-    "slipping",
-    "crossing",
-    "lift-off",
-    "slip stopped",
-    "no slip at the start",
-    "not finite",
-)
-
-
-class SpatialRigidSlip(eqx.Module):
-    """Rigid slip of one spatial contact sampled uniformly in ``s`` (samples after the end are ``nan``), and its end.
-
-    ``normal_impulse`` is ``∫λ_N dt = −∫b ds`` from the start. At the end: ``end`` (the state), ``end_s``,
-    ``end_normal_impulse``, ``end_tangential_impulse`` (``∫λ_T dt = μ ∫b ê ds``), ``end_free_normal_acceleration``
-    (``b``), ``end_phi`` and ``end_painleve_rate``, ``dp/ds`` there: at a crossing, negative and away from zero
-    when it is transversal.
-    """
-
-    s: Float[Array, " saves"]
-    t: Float[Array, " saves"]
-    q: Float[Array, "saves n"]
-    v: Float[Array, "saves n"]
-    phi: Float[Array, " saves"]
-    painleve: Float[Array, " saves"]
-    free_normal_acceleration: Float[Array, " saves"]
-    normal_impulse: Float[Array, " saves"]
-    outcome: Int[Array, ""]
-    end: SlipState
-    end_s: Float[Array, ""]
-    end_normal_impulse: Float[Array, ""]
-    end_tangential_impulse: Float[Array, "2"]
-    end_free_normal_acceleration: Float[Array, ""]
-    end_phi: Float[Array, ""]
-    end_painleve_rate: Float[Array, ""]
-
-
 def _painleve(system: AbstractSystem, state: SlipState) -> Float[Array, ""]:
     return spatial_slip_problem(system, *state).painleve
 
 
+#: The codes of :data:`~regcontact.rigid.SLIP_OUTCOMES` the spatial slip's ends take, in the order of its events
+#: (still slipping, crossing, lift-off, slip stopped, no slip at the start, not finite).
+_OUTCOME_CODES = (0, 7, 2, 3, 5, 6)
+
+
 def spatial_rigid_slip(
-    system: AbstractSystem,
-    q0: Float[Array, " n"] | None = None,
-    v0: Float[Array, " n"] | None = None,
-    s_max: float = 20.0,
-    saves: int = 400,
-    stop_fraction: float = 1e-6,
-    rtol: float = 1e-10,
-) -> SpatialRigidSlip:
-    """Rigid slip from ``(q0, v0)`` (default: the system's initial state; in contact, ``ġ_n = 0``, ``u ≠ 0``,
-    ``p > 0 > b``), integrated in ``s`` (Tsit5) until ``p`` falls through 0, ``b`` rises through 0, the slip stops
-    or ``s_max``; each end is located by bisection on the step (:data:`SPATIAL_SLIP_OUTCOMES`); ``saves`` samples
-    from the start to the end. jit- and vmap-able; concrete arguments are checked (``ValueError`` in one line),
-    traced ones that are not finite give outcome 5."""
+    system: AbstractSystem, state0: SlipState, s_max: float, saves: int, stop_fraction: float, rtol: float
+) -> RigidSlip:
+    """:func:`~regcontact.rigid.rigid_slip` of a spatial contact after its checks: integrated in ``s`` (Tsit5)
+    until ``p`` falls through 0 (a crossing), ``b`` rises through 0, the slip stops or ``s_max``; each end is
+    located by bisection on the step; ``saves`` samples from the start to the end."""
     import diffrax
 
     from regcontact._crossing_bisection import CrossingBisection
 
-    _one_contact(system)
-    if q0 is None or v0 is None:
-        q0, v0 = system.initial_state()
-    check_argument("q0", q0, FINITE)
-    check_argument("v0", v0, FINITE)
-    check_argument("s_max", s_max, POSITIVE)
-    check_argument("saves", saves, at_least(1))
-    check_argument("stop_fraction", stop_fraction, UNIT_INTERVAL)
-    check_argument("rtol", rtol, UNIT_INTERVAL)
-    state0 = (jnp.asarray(q0, float), jnp.asarray(v0, float), jnp.zeros(()))
     start = spatial_slip_problem(system, *state0)
     speed0 = jnp.linalg.norm(system.jacobians(state0[0])[0, 1:] @ state0[1])
-    finite = jnp.all(jnp.isfinite(state0[0])) & jnp.all(jnp.isfinite(state0[1]))
+    finite = jnp.all(jnp.isfinite(state0[0])) & jnp.all(jnp.isfinite(state0[1])) & jnp.isfinite(state0[2])
     finite = finite & jnp.isfinite(start.painleve) & jnp.isfinite(start.free_normal_acceleration)
     finite = finite & jnp.isfinite(system.friction_coefficients[0]) & jnp.isfinite(speed0)
     no_slip = ~finite | (start.painleve <= 0) | (start.free_normal_acceleration >= 0) | (speed0 == 0)
@@ -234,11 +164,11 @@ def spatial_rigid_slip(
     masks = solution.event_mask if solution.event_mask is not None else (False,) * 4
     fired = jnp.stack([jnp.asarray(m) for m in masks])
     outcome = jnp.where(jnp.any(fired), 1 + jnp.argmax(fired), 0)
-    outcome = jnp.where(no_slip, jnp.where(finite, 4, 5), outcome)
+    outcome = jnp.asarray(_OUTCOME_CODES)[jnp.where(no_slip, jnp.where(finite, 4, 5), outcome)]
     problems = jax.vmap(lambda qq, vv, tt: spatial_slip_problem(system, qq, vv, tt))(q, v, t)
     end_problem = spatial_slip_problem(system, *end)
     _, rate = jax.jvp(lambda x: _painleve(system, x), (end,), (spatial_rescaled_slip_field(system, end),))
-    return SpatialRigidSlip(
+    return RigidSlip(
         s=jnp.where(jnp.isfinite(t), ts, jnp.nan),
         t=t,
         q=q,
@@ -255,4 +185,6 @@ def spatial_rigid_slip(
         end_free_normal_acceleration=end_problem.free_normal_acceleration,
         end_phi=end_problem.phi,
         end_painleve_rate=rate,
+        jam=jax.tree_util.tree_map(lambda x: jnp.full_like(x, jnp.nan), end),  # a spatial slip crosses, never jams
+        jam_normal_impulse=jnp.full_like(last_impulse[-1], jnp.nan),
     )
