@@ -8,6 +8,7 @@ from regcontact import (
     compliant as compliant,
     contact as contact,
     passages as passages,
+    plot as plot,
     rigid as rigid,
     stability as stability,
     studies as studies,
@@ -64,8 +65,10 @@ from regcontact.rigid import (
     select_impulse as select_impulse,
 )
 from regcontact.studies import (
+    FinishedStudy as FinishedStudy,
     StudyResult as StudyResult,
     StudyRun as StudyRun,
+    load_results as load_results,
     load_study as load_study,
     run_study as run_study,
 )
