@@ -20,8 +20,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from regcontact import plot as rc_plot  # noqa: E402
-from regcontact.compliant import Controls, SolveSettings, trajectory  # noqa: E402
-from regcontact.compliant.dynamics import CompliantSystem, contact_forces  # noqa: E402
+from regcontact.compliant import Controls, SolveSettings, force_history  # noqa: E402
 from regcontact.figures import figure, study_config  # noqa: E402
 from regcontact.studies import FinishedStudy  # noqa: E402
 from regcontact.studies.compliant_study import build_cases  # noqa: E402
@@ -58,10 +57,11 @@ def draw_force_histories(out_dir: Path) -> list[Path]:
         case = jax.tree_util.tree_map(lambda leaf, i=i: leaf[i], cases)
         ts = jnp.linspace(0.0, case.controls.t_max, 4001)
         controls = Controls(1e-9, 1e-11, case.controls.t_max)
-        ys, _ = jax.jit(trajectory, static_argnums=4)(case.system, case.contact, case.alpha, controls, settings, ts)
-        normal, friction = case.contact.at_stiffness(case.alpha)
-        args = CompliantSystem(case.system, normal, friction)
-        lam = np.asarray(jax.vmap(lambda y, args=args: contact_forces(args, y.q, y.v)[0])(ys))
+        history = jax.jit(force_history, static_argnums=4)(
+            case.system, case.contact, case.alpha, controls, settings, ts
+        )
+        ys, lam = history.states, np.asarray(history.forces[:, 0])
+        _, friction = case.contact.at_stiffness(case.alpha)
         slip = np.asarray(jax.vmap(lambda y, rod=case.system: rod.jacobian(y.q)[1] @ y.v)(ys))
         sticking = np.abs(np.asarray(friction.damping) * slip) < float(case.system.mu) * lam[:, 0]
         switch = np.argmax(sticking & (np.asarray(ts) > 0))
