@@ -159,8 +159,13 @@ def test_figures_draw_from_a_finished_study(finished, tmp_path, capsys):
     assert (out / "preclik_fig7_force_integrals.png").stat().st_size > 0
     plt.close("all")
 
-    assert main(["figures", "painleve_map", "--from", str(folder), "--out", str(out / "x")]) == 2
-    assert "figure 'painleve_map' runs its own studies" in capsys.readouterr().err
+    assert main(["figures", "painleve_map", "--from", str(folder), "--out", str(out / "y")]) == 2
+    assert "painleve_map: the study 'table1' is not a compliant sweep of the rod over mu and phi0" in (
+        capsys.readouterr().err
+    )
+    figure = "preclik_fig8_painleve_coefficient"
+    assert main(["figures", figure, "--from", str(folder), "--out", str(out / "x")]) == 2
+    assert f"figure {figure!r} runs its own studies" in capsys.readouterr().err
     assert main(["figures", "preclik_fig7_force_integrals", "--from", str(tmp_path), "--out", str(out)]) == 2
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and f"RESULTS = {str(tmp_path)!r}: expected" in error
@@ -177,4 +182,4 @@ def test_the_list_says_which_figures_draw_from_a_finished_study(capsys):
     lines = capsys.readouterr().out.splitlines()
     (fig7,) = [line for line in lines if line.startswith("preclik_fig7_force_integrals")]
     assert "--from: a compliant sweep" in fig7
-    assert all("--from" not in line for line in lines if line.startswith("painleve_map"))
+    assert all("--from" not in line for line in lines if line.startswith("preclik_fig8_painleve_coefficient"))
