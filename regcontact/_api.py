@@ -8,6 +8,7 @@ from regcontact import (
     compliant as compliant,
     contact as contact,
     passages as passages,
+    plot as plot,
     rigid as rigid,
     stability as stability,
     studies as studies,
@@ -23,6 +24,7 @@ from regcontact.compliant import (
     CompliantState as CompliantState,
     CompliantSystem as CompliantSystem,
     Controls as Controls,
+    ForceHistory as ForceHistory,
     SolveSettings as SolveSettings,
     SweepTimings as SweepTimings,
     alpha_sweep as alpha_sweep,
@@ -33,6 +35,7 @@ from regcontact.compliant import (
     describe_devices as describe_devices,
     effective_normal_mass as effective_normal_mass,
     flat_vector_field as flat_vector_field,
+    force_history as force_history,
     gap_resolution as gap_resolution,
     initial_state as initial_state,
     solve as solve,
@@ -62,8 +65,10 @@ from regcontact.rigid import (
     select_impulse as select_impulse,
 )
 from regcontact.studies import (
+    FinishedStudy as FinishedStudy,
     StudyResult as StudyResult,
     StudyRun as StudyRun,
+    load_results as load_results,
     load_study as load_study,
     run_study as run_study,
 )

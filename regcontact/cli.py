@@ -4,7 +4,7 @@
                           [--resume | --restart] [--scheduler ADDRESS | --local-cluster N] [--estimate-above N]
                           [--max-cases N] [--max-memory SIZE]
     regcontact check CONFIG [--set key.path=value ...] [--device cpu|gpu]
-    regcontact figures [NAME ...] [--out DIR] [--list]
+    regcontact figures [NAME ...] [--out DIR] [--from RESULTS] [--list]
     regcontact --version
 
 How it stops, locks and picks its devices: ``docs/cluster.md``.
@@ -418,27 +418,53 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _figures(args: argparse.Namespace) -> int:
-    from regcontact.figures import load_figures
+    from regcontact.figures import FROM_RESULTS, load_figures
     from regcontact.studies.study_result import out_dir_problem
 
     _STOP.context = lambda: None  # each figure is written as it is drawn
     figures = load_figures()
     if args.list:
-        print("\n".join(sorted(figures)))
+        width = max(map(len, figures))
+        for name in sorted(figures):
+            also = f"  (--from: {FROM_RESULTS[name]})" if name in FROM_RESULTS else ""
+            print(f"{name:<{width}}{also}".rstrip())
         return 0
     unknown = [name for name in args.names if name not in figures]
     if unknown:
         print(f"regcontact: unknown figure {unknown[0]!r}; known: {', '.join(sorted(figures))}", file=sys.stderr)
         return 2
+    results = None
+    if args.results is not None:
+        cannot = [name for name in args.names or sorted(figures) if name not in FROM_RESULTS]
+        if cannot:
+            _error(
+                f"--from: figure {cannot[0]!r} runs its own studies and cannot draw a finished one; those that can: "
+                + ", ".join(sorted(FROM_RESULTS))
+            )
+            return 2
     out_dir = Path(args.out)
     problem = out_dir_problem(out_dir)
     if problem:
         _error(f"--out = {args.out!r}: expected {problem}")
         return 2
+    if args.results is not None:
+        from regcontact.studies import ConfigError, load_results
+
+        try:
+            results = load_results(args.results)
+        except ConfigError as error:
+            _error(str(error))
+            return 2
     out_dir.mkdir(parents=True, exist_ok=True)
     for name in args.names or sorted(figures):
         start = time.perf_counter()
-        paths = figures[name](out_dir)
+        try:
+            paths = figures[name](out_dir) if results is None else figures[name](out_dir, results=results)
+        except ValueError as error:
+            if results is None:
+                raise
+            _error(f"--from = {args.results!r}: {error}")
+            return 2
         _progress(f"{name}: wrote {', '.join(str(p) for p in paths)} ({time.perf_counter() - start:.1f} s)")
     return 0
 
@@ -537,7 +563,18 @@ def _parser() -> argparse.ArgumentParser:
 
     figures = commands.add_parser("figures", help="regenerate the paper figures")
     figures.add_argument("names", nargs="*", help="figures to draw (default: all)")
-    figures.add_argument("--out", default="figures", help="output folder (default: figures/)")
+    figures.add_argument(
+        "--out",
+        default="figures-out",
+        help="output folder (default: figures-out/; `--out figures` rewrites the tracked figures the docs show)",
+    )
+    figures.add_argument(
+        "--from",
+        dest="results",
+        metavar="RESULTS",
+        help="draw from a finished study's folder (what `regcontact run` wrote) instead of running the figure's own "
+        "studies; --list says which figures can",
+    )
     figures.add_argument("--list", action="store_true", help="list the figures and exit")
     figures.set_defaults(handler=_figures)
     return parser

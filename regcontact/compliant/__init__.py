@@ -1,6 +1,10 @@
 """The compliant model of any system: its vector field, events and restarts, consistency checks, and the
 jitted, vmapped solve and sweep with the stiff solvers of :mod:`regcontact.compliant.solvers`."""
 
+from regcontact.compliant._force_history import (
+    ForceHistory as ForceHistory,
+    force_history as force_history,
+)
 from regcontact.compliant._progress import (
     SweepProgress as SweepProgress,
 )

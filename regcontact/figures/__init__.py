@@ -1,5 +1,7 @@
 """The paper figures: each computes (or reads) its data, writes it as CSV and draws a PNG; ``regcontact figures``
-draws them into ``figures/``. ``docs/figures.md`` lists them."""
+draws them into a folder the user names (``figures-out/`` by default; the tracked ``figures/``, which the docs
+show, only when asked with ``--out figures``). Those registered ``from_results`` can also draw a finished study
+(``regcontact figures NAME --from RESULTS``). ``docs/figures.md`` lists them."""
 
 from __future__ import annotations
 
@@ -7,11 +9,15 @@ import importlib
 from collections.abc import Callable
 from pathlib import Path
 
-#: A figure: ``draw(out_dir)`` writes its files into ``out_dir`` and returns their paths.
-FigureFunction = Callable[[Path], list[Path]]
+#: A figure: ``draw(out_dir)`` writes its files into ``out_dir`` and returns their paths; one registered
+#: ``from_results`` also takes ``draw(out_dir, results=...)``, a finished study to draw instead of running its own.
+FigureFunction = Callable[..., list[Path]]
 
 #: Every registered figure by name, filled by :func:`load_figures`.
 FIGURES: dict[str, FigureFunction] = {}
+
+#: The figures that can draw a finished study (``--from RESULTS``), with the study each needs.
+FROM_RESULTS: dict[str, str] = {}
 
 #: The (private) modules that register figures; importing one registers its figures.
 FIGURE_MODULES: tuple[str, ...] = (
@@ -37,11 +43,14 @@ FIGURE_MODULES: tuple[str, ...] = (
 )
 
 
-def figure(name: str) -> Callable[[FigureFunction], FigureFunction]:
+def figure(name: str, from_results: str | None = None) -> Callable[[FigureFunction], FigureFunction]:
     """Register a figure under a name (a decorator).
 
     Args:
         name: the name ``regcontact figures NAME`` knows it by; a name registered twice raises ``ValueError``.
+        from_results: for a figure that can also draw a finished study (``draw(out_dir, results=...)``, with a
+            :class:`~regcontact.studies.FinishedStudy`), the study it needs, in words (``regcontact figures
+            --list`` shows it).
 
     Returns:
         The decorator: it registers ``draw(out_dir) -> [paths]`` and returns it unchanged.
@@ -57,6 +66,8 @@ def figure(name: str) -> Callable[[FigureFunction], FigureFunction]:
         if name in FIGURES:
             raise ValueError(f"figure {name!r} is registered twice")
         FIGURES[name] = draw
+        if from_results is not None:
+            FROM_RESULTS[name] = from_results
         return draw
 
     return register

@@ -19,9 +19,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from regcontact.compliant import Controls, SolveSettings, trajectory  # noqa: E402
-from regcontact.compliant.dynamics import CompliantSystem, contact_forces  # noqa: E402
+from regcontact import plot as rc_plot  # noqa: E402
+from regcontact.compliant import Controls, SolveSettings, force_history  # noqa: E402
 from regcontact.figures import figure, study_config  # noqa: E402
+from regcontact.studies import FinishedStudy  # noqa: E402
 from regcontact.studies.compliant_study import build_cases  # noqa: E402
 from regcontact.studies.loading import load_study  # noqa: E402
 
@@ -56,10 +57,11 @@ def draw_force_histories(out_dir: Path) -> list[Path]:
         case = jax.tree_util.tree_map(lambda leaf, i=i: leaf[i], cases)
         ts = jnp.linspace(0.0, case.controls.t_max, 4001)
         controls = Controls(1e-9, 1e-11, case.controls.t_max)
-        ys, _ = jax.jit(trajectory, static_argnums=4)(case.system, case.contact, case.alpha, controls, settings, ts)
-        normal, friction = case.contact.at_stiffness(case.alpha)
-        args = CompliantSystem(case.system, normal, friction)
-        lam = np.asarray(jax.vmap(lambda y, args=args: contact_forces(args, y.q, y.v)[0])(ys))
+        history = jax.jit(force_history, static_argnums=4)(
+            case.system, case.contact, case.alpha, controls, settings, ts
+        )
+        ys, lam = history.states, np.asarray(history.forces[:, 0])
+        _, friction = case.contact.at_stiffness(case.alpha)
         slip = np.asarray(jax.vmap(lambda y, rod=case.system: rod.jacobian(y.q)[1] @ y.v)(ys))
         sticking = np.abs(np.asarray(friction.damping) * slip) < float(case.system.mu) * lam[:, 0]
         switch = np.argmax(sticking & (np.asarray(ts) > 0))
@@ -88,71 +90,31 @@ def draw_force_histories(out_dir: Path) -> list[Path]:
     return [png, data]
 
 
-def _draw_distances(ax, convergence: dict, dt: float) -> None:
-    """Log-log distances to Λ and to δt·λ̃ with the fitted order over the fit range (``regcontact.convergence``)."""
-    for key, entry, colour, label in (
-        ("impulse_velocity", convergence["impulse_velocity"], "tab:green", r"$\|\int\lambda\,dt - \Lambda\|_\infty$"),
-        (
-            "time_stepping",
-            convergence["time_stepping"][repr(dt)],
-            "tab:orange",
-            rf"$\|\int\lambda\,dt - \delta t\,\tilde\lambda\|_\infty$ ($\delta t$ = {dt:g})",
-        ),
-    ):
-        alphas, distances = np.asarray(entry["alpha"]), np.asarray(entry["distances"])
-        ax.loglog(alphas, distances, "o", ms=3, color=colour, label=label)
-        low, high = entry["fit_alpha_range"]
-        inside = (alphas >= low) & (alphas <= high)
-        if key == "impulse_velocity" and np.any(inside):
-            anchor = np.exp(np.mean(np.log(distances[inside]) + entry["order"] * np.log(alphas[inside])))
-            fit = np.geomspace(low, high, 20)
-            ax.loglog(fit, anchor * fit ** (-entry["order"]), "-", color="k", lw=1.2,
-                      label=f"fit: order {entry['order']:.3f} over α = {low:.0e} … {high:.0e}")  # fmt: skip
-            ax.axvspan(low, high, color="0.9", zorder=0)
-    ax.set_xlabel(r"$\alpha$")
-    ax.set_title("Distance to the rigid references (shaded: the fit's range)")
-    ax.legend(fontsize=8)
-
-
-@figure("preclik_fig7_force_integrals")
-def draw_force_integrals(out_dir: Path) -> list[Path]:
-    """∫λ_n, ∫λ_t against α from the Table 1 study on a dense grid, with Λ, δt λ̃ and the paper's Table 1."""
-    loaded = load_study(study_config("table1"), [f"sweep.alpha={list(DENSE_ALPHAS)!r}"])
-    result = loaded.kind.run(loaded.config)
-    paper = loaded.config["paper"]
-    alphas = np.array([row["alpha"] for row in result.rows])
-    integrals = np.array([[row["int_lambda_n"], row["int_lambda_t"]] for row in result.rows])
-    (impulse,) = np.array(result.references["impulse_velocity"])  # per contact: the rod has one
-    ((dt, steps),) = result.references["time_stepping"].items()
-    (stepped,) = [np.array(s["reactions"][0]) for s in steps]  # the rod has one contact
-
+@figure("preclik_fig7_force_integrals", from_results="a compliant sweep of the Painlevé rod (e.g. table1)")
+def draw_force_integrals(out_dir: Path, results: FinishedStudy | None = None) -> list[Path]:
+    """∫λ_n, ∫λ_t against α with Λ, δt λ̃ and the paper's Table 1, and their distances with the fitted order: from
+    the Table 1 study run on a dense grid, or from a finished study's ``results``."""
+    if results is None:
+        loaded = load_study(study_config("table1"), [f"sweep.alpha={list(DENSE_ALPHAS)!r}"])
+        results = FinishedStudy.from_result(loaded.kind.run(loaded.config), loaded.config)
+    if "int_lambda_n" not in results.table.columns or not results.convergence:
+        raise ValueError(
+            f"preclik_fig7_force_integrals: the study {results.name!r} is not a one-contact α-sweep with a "
+            "convergence analysis (expected int_lambda_n, e.g. results of studies/table1.toml)"
+        )
     figure_, axes = plt.subplots(1, 3, figsize=(16.5, 4.4))
-    for k, (ax, name) in enumerate(zip(axes[:2], ("n", "t"))):
-        ax.semilogx(
-            alphas, integrals[:, k], "o-", ms=3, color="tab:blue", label=rf"$\int \lambda_{name}\,dt$ (compliant)"
-        )
-        ax.semilogx(
-            paper["alpha"], paper[f"int_lambda_{name}"], "s", mfc="none", color="k", label="Preclik & Rüde, Table 1"
-        )
-        ax.axhline(impulse[k], color="tab:green", ls="--", label=rf"$\Lambda_{name}$ (impulse-velocity LCP)")
-        ax.axhline(
-            stepped[k],
-            color="tab:orange",
-            ls=":",
-            label=rf"$\delta t\,\tilde\lambda_{name}$ (time-stepping, $\delta t$ = {float(dt):g})",
-        )
-        ax.set_xlabel(r"$\alpha$")
-        ax.set_title(rf"$\int \lambda_{name}\,dt$ over one contact time")
-        ax.legend(fontsize=8)
-    _draw_distances(axes[2], result.extra["convergence"]["systems"][0], float(dt))
+    rc_plot.force_integrals(results, axes=axes[:2])
+    rc_plot.distances(results, ax=axes[2])
     figure_.suptitle("Convergence of the force integrals to Λ as α → ∞ (Preclik & Rüde Fig. 7)")
     figure_.tight_layout()
     png, data = out_dir / "preclik_fig7_force_integrals.png", out_dir / "preclik_fig7_force_integrals.csv"
     figure_.savefig(png, dpi=130)
     plt.close(figure_)
+    table = results.table
+    columns = ["alpha", "int_lambda_n", "int_lambda_t", "impulse_velocity_n", "impulse_velocity_t", "status"]
     _write_csv(
         data,
         ["alpha", "int_lambda_n", "int_lambda_t", "Lambda_n", "Lambda_t", "status"],
-        [[row["alpha"], row["int_lambda_n"], row["int_lambda_t"], *impulse, row["status"]] for row in result.rows],
+        zip(*(table[column].tolist() for column in columns)),
     )
     return [png, data]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
@@ -21,6 +22,7 @@ from matplotlib.colors import ListedColormap  # noqa: E402
 
 from regcontact.figures import figure, study_config  # noqa: E402
 from regcontact.rigid import critical_friction, painleve_coefficient  # noqa: E402
+from regcontact.studies import FinishedStudy  # noqa: E402
 from regcontact.studies.loading import load_study  # noqa: E402
 
 __all__ = ["OUTCOMES", "draw_painleve_map"]
@@ -37,12 +39,27 @@ OUTCOMES = {
 }
 
 
-@figure("painleve_map")
-def draw_painleve_map(out_dir: Path) -> list[Path]:
-    """Outcome and distance to the rigid impulse over (μ, φ₀), with A = 0 and μ_crit drawn."""
-    loaded = load_study(study_config("painleve_map"))
-    result = loaded.kind.run(loaded.config)
-    rows = result.rows
+def _rows(results: FinishedStudy) -> list[dict[str, Any]]:
+    """The rows of a finished study as the study gives them: Python values, a blank result ``None``."""
+    table = results.table.astype(object)
+    return table.where(results.table.notna(), None).to_dict("records")
+
+
+@figure("painleve_map", from_results="a compliant sweep of the Painlevé rod over mu and phi0 at one α (painleve_map)")
+def draw_painleve_map(out_dir: Path, results: FinishedStudy | None = None) -> list[Path]:
+    """Outcome and distance to the rigid impulse over (μ, φ₀), with A = 0 and μ_crit drawn: from the Painlevé map
+    study, run here or finished (``results``)."""
+    if results is None:
+        loaded = load_study(study_config("painleve_map"))
+        config, rows = loaded.config, loaded.kind.run(loaded.config).rows
+    else:
+        config, rows = results.config, _rows(results)
+    swept = config.get("sweep", {})
+    if not {"mu", "phi0"} <= set(swept) or len(swept.get("alpha", ())) != 1 or "impulsive" not in rows[0]:
+        raise ValueError(
+            f"painleve_map: the study {config.get('study', {}).get('name')!r} is not a compliant sweep of the rod over "
+            "mu and phi0 at one α (e.g. results of studies/painleve_map.toml)"
+        )
     mus = np.array(sorted({row["mu"] for row in rows}))
     phis = np.array(sorted({row["phi0"] for row in rows}))
     index = {(row["mu"], row["phi0"]): row for row in rows}
@@ -57,9 +74,9 @@ def draw_painleve_map(out_dir: Path) -> list[Path]:
             if row.get("distance_to_impulse_velocity") is not None:
                 distance[i, j] = row["distance_to_impulse_velocity"]
 
-    alpha = loaded.config["sweep"]["alpha"][0]
-    mass, length = loaded.config["system"]["mass"], loaded.config["system"]["length"]
-    inertia = loaded.config["system"]["inertia"]
+    alpha = config["sweep"]["alpha"][0]
+    mass, length = config["system"]["mass"], config["system"]["length"]
+    inertia = config["system"]["inertia"]
     inertia = None if inertia == "slender" else inertia
     fine_mu = np.linspace(mus.min(), mus.max(), 400)
     fine_phi = np.linspace(phis.min(), phis.max(), 400)
@@ -82,7 +99,7 @@ def draw_painleve_map(out_dir: Path) -> list[Path]:
     present = sorted({int(c) for c in codes[np.isfinite(codes)]})
     handles = [plt.Rectangle((0, 0), 1, 1, color=OUTCOMES[keys[c]][1]) for c in present]
     axes[0].legend(handles, [OUTCOMES[keys[c]][0] for c in present], loc="upper left", fontsize=8)
-    window = loaded.config["termination"]["contact_times"]
+    window = config["termination"]["contact_times"]
     axes[0].set_title(f"What the compliant rod does (α = {alpha:.0e}, {window:g} contact times)")
     image = axes[1].imshow(np.log10(distance), origin="lower", extent=extent, aspect="auto", cmap="magma_r")
     figure_.colorbar(

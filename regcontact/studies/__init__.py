@@ -2,6 +2,11 @@
 
 The only layer that knows config strings; the physics packages never import it."""
 
+from regcontact.studies._finished_study import (
+    FinishedStudy as FinishedStudy,
+    Provenance as Provenance,
+    load_results as load_results,
+)
 from regcontact.studies._study_kind import (
     AbstractStudyKind as AbstractStudyKind,
     Estimate as Estimate,
