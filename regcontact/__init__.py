@@ -74,7 +74,7 @@ try:
     #: The installed distribution's version (from the git tags when it was built: ``0.2.0`` at tag ``v0.2.0``).
     __version__ = _installed_version("regcontact")
 except _PackageNotFoundError:  # a source tree on sys.path that was never installed
-    __version__ = "0+unknown"
+    __version__ = "0.0+unknown"
 
 if _TYPE_CHECKING:
     from regcontact._api import *  # noqa: F403
