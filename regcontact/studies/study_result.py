@@ -34,6 +34,7 @@ __all__ = [
     "RENAMING",
     "RESULT_FILES",
     "StudyResult",
+    "constant_columns",
     "format_table",
     "installed_commit",
     "out_dir_problem",
@@ -257,6 +258,18 @@ def _cell(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.6g}" if abs(value) >= 1e-3 or value == 0 else f"{value:.3e}"
     return str(value)
+
+
+def constant_columns(result: StudyResult, columns: list[str]) -> dict[str, str]:
+    """Those of ``columns`` that print the same in every row of a result of two or more rows, with that cell."""
+    if len(result.rows) < 2:
+        return {}
+    same = {}
+    for column in columns:
+        cells = {_cell(row.get(column, "")) for row in result.rows}
+        if len(cells) == 1 and (cell := cells.pop()):
+            same[column] = cell
+    return same
 
 
 #: A printed table longer than this shows its first and last :data:`SHOWN_ENDS` rows (the files have them all).
