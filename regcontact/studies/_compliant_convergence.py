@@ -193,7 +193,6 @@ def convergence(
             f"the runs end at a fixed time ({', '.join(f'{limit:g}' for limit in fixed_times)}), not after the "
             "impulsive phase: the integrals include the forces after it (e.g. the weight of a body left resting on "
             "the ground) and need not tend to an impulse; a distance to a reference that does not fall is what such "
-            "a study measures, not a failed run (end the runs with termination.time_limit = \"contact_time\" to "
-            "compare impulses)"
+            "a study measures, not a failed run"
         )
     return document
