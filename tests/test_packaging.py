@@ -40,6 +40,7 @@ def test_a_git_archive_names_its_commit(tmp_path):
     assert hatch_build.archive_commit(tmp_path) == "0123abc"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CHECKOUT, reason="builds a wheel from the git checkout: needs .git and git")
 def test_a_wheel_ships_py_typed_and_its_commit_reaches_results_json(tmp_path):
     """``pip install .`` (non-editable) runs away from the checkout: results.json names the commit all the same."""
