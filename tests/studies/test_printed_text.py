@@ -121,3 +121,10 @@ def test_the_table_is_narrow_unless_wide():
     )
     assert narrow[2] == said
     assert not any(line.startswith("in every row") for line in wide)
+
+
+def test_run_takes_wide():
+    from regcontact import cli
+
+    assert cli._parser().parse_args(["run", "study.toml", "--wide"]).wide is True
+    assert cli._parser().parse_args(["run", "study.toml"]).wide is False
