@@ -7,8 +7,9 @@
 ``--budget`` is in the JUnit file's own seconds: on a machine slower than the one the quick subset is for (a loaded
 one), scale it by how much slower (``--budget 150 --slower 3``). The test functions (their parametrised cases
 summed) are marked slowest first until the rest fits. A module is marked whole (``pytestmark = pytest.mark.slow``)
-when what would stay of it is under a fifth of its time, or when it has a module-scoped fixture and its first test
-is marked (that fixture's time would move to the next test); otherwise each function gets ``@pytest.mark.slow``.
+when every function of it would be, or when it has a module-scoped fixture and its first test is marked (that
+fixture's time would move to the next test); otherwise each function gets ``@pytest.mark.slow``, and its fast
+neighbours stay in the quick subset.
 Tests already marked are counted as marked. ``--apply`` edits the test files; it adds ``import pytest`` where a
 module lacks it (``ruff check --fix`` then sorts the imports).
 """
@@ -23,8 +24,6 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 MARK = "pytest.mark.slow"
-#: A module is marked whole when the part of its time left unmarked would be below this share.
-WHOLE_MODULE_SHARE = 0.2
 
 
 def read_junit(path: Path, root: Path) -> tuple[dict[tuple[str, str], float], list[tuple[str, str]]]:
@@ -78,10 +77,8 @@ def plan(
     for file, keys in by_module.items():
         if not any(key in marked - already for key in keys):
             continue
-        total = sum(seconds[key] for key in keys)
-        kept = sum(seconds[key] for key in keys if key not in marked)
         module_fixture = 'scope="module"' in (root / file).read_text()
-        if kept < WHOLE_MODULE_SHARE * total or (module_fixture and keys[0] in marked):
+        if all(key in marked for key in keys) or (module_fixture and keys[0] in marked):
             whole.add(file)
     left = sum(t for key, t in seconds.items() if key not in marked and key[0] not in whole)
     return whole, {key for key in marked - already if key[0] not in whole}, left

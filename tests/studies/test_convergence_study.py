@@ -12,6 +12,8 @@ import pytest
 
 from regcontact.cli import main
 
+pytestmark = pytest.mark.slow
+
 STUDIES = Path(__file__).parents[2] / "studies"
 
 #: Table 1's CSV columns before the convergence analysis (it must not change them).
