@@ -28,6 +28,7 @@ wait for JAX.
 import os as _os
 import sys as _sys
 from importlib import import_module as _import_module
+from importlib.metadata import PackageNotFoundError as _PackageNotFoundError, version as _installed_version
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 if "jax" in _sys.modules:
@@ -69,7 +70,11 @@ def _use_default_schedule() -> None:
     _SCHEDULE_SET_ON_IMPORT = False
 
 
-__version__ = "0.1.0"
+try:
+    #: The installed distribution's version (from the git tags when it was built: ``0.2.0`` at tag ``v0.2.0``).
+    __version__ = _installed_version("regcontact")
+except _PackageNotFoundError:  # a source tree on sys.path that was never installed
+    __version__ = "0.0+unknown"
 
 if _TYPE_CHECKING:
     from regcontact._api import *  # noqa: F403

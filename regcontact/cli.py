@@ -1,6 +1,6 @@
 """The ``regcontact`` command line.
 
-    regcontact run CONFIG [--out DIR] [--set key.path=value ...] [--device cpu|gpu] [--no-compilation-cache]
+    regcontact run CONFIG [--out DIR] [--set key.path=value ...] [--device cpu|gpu] [--no-compilation-cache] [--wide]
                           [--resume | --restart] [--scheduler ADDRESS | --local-cluster N] [--estimate-above N]
                           [--max-cases N] [--max-memory SIZE]
     regcontact check CONFIG [--set key.path=value ...] [--device cpu|gpu]
@@ -269,7 +269,7 @@ def _run(args: argparse.Namespace) -> int:
             options = {"checkpoints": checkpoints, "engine": engine, "announce_above": args.estimate_above}
             result = run_loaded(loaded, _progress, **options)
         _STOP.context = (lambda: _kept(checkpoints)) if checkpoints is not None else (lambda: None)
-        if not _save(result, loaded, out_dir):
+        if not _save(result, loaded, out_dir, wide=args.wide):
             return 1
         if checkpoints is not None:
             checkpoints.discard()
@@ -360,10 +360,10 @@ def _engine(args: argparse.Namespace):
         yield engine
 
 
-def _save(result, loaded, out_dir: Path) -> bool:
-    """Write the results, print the study's text and say where they went; whether ``out_dir`` took them. If it
-    did not, they are saved in a fresh temporary folder that the error line names (the text is printed either
-    way)."""
+def _save(result, loaded, out_dir: Path, wide: bool = False) -> bool:
+    """Write the results, print the study's text (``wide``: every column in the table) and say where they went;
+    whether ``out_dir`` took them. If it did not, they are saved in a fresh temporary folder that the error line
+    names (the text is printed either way)."""
     from regcontact.studies.study_result import write_results
 
     written: tuple[Path, ...] | OSError
@@ -371,7 +371,7 @@ def _save(result, loaded, out_dir: Path) -> bool:
         written = write_results(result, loaded.config, out_dir, command=sys.argv)
     except OSError as error:
         written = error
-    for line in loaded.kind.text(result, loaded.config):
+    for line in loaded.kind.text(result, loaded.config, wide=wide):
         print(line)
     if not isinstance(written, OSError):
         print(f"wrote {', '.join(map(str, written[:-1]))} and {written[-1]}")
@@ -518,6 +518,11 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="compile afresh, keeping nothing (default: compiled code is kept in the user cache folder, "
         "or in $REGCONTACT_COMPILATION_CACHE)",
+    )
+    run.add_argument(
+        "--wide",
+        action="store_true",
+        help="print every column of the table (default: a column with one value in every row is said once under it)",
     )
     restart = run.add_mutually_exclusive_group()
     restart.add_argument(

@@ -202,21 +202,30 @@ def analyse(
 
     above = d > floor
     tail = _tail(alpha) if len(alpha) else np.zeros(0, dtype=bool)
-    if np.any(~above & tail):
+    at_roundoff = int(np.sum(~above & tail))
+    if at_roundoff and floor == 0:  # the reference and the integrals are all exactly zero: nothing to scale by
+        warnings.append(f"round-off: {at_roundoff} tail distance(s) exactly 0: equal to the reference, not fitted")
+    elif at_roundoff:
         warnings.append(
-            f"round-off: {int(np.sum(~above & tail))} tail distance(s) ≤ {floor:.1e} = {ROUNDOFF_FACTOR:g} (rtol·size "
-            "+ atol): equal to the reference within the solver's tolerance, not fitted"
+            f"round-off: {at_roundoff} tail distance(s) ≤ {floor:.1e} (= {ROUNDOFF_FACTOR:g}·(rtol·size + atol)): "
+            "equal to the reference within the solver's tolerance, not fitted"
         )
     fit = fit_order(alpha[above], d[above])
     if fit is None:
-        warnings.append(f"only {int(above.sum())} distance(s) above round-off: no order")
+        what = (
+            "the integrals equal the reference already"
+            if at_roundoff and np.all(~above[-2:])
+            else "an order needs two or more: sweep more values"
+        )
+        warnings.append(f"only {int(above.sum())} distance(s) above round-off: no order ({what})")
     elif fit.order >= MIN_ORDER:  # a falling distance: is its tail asymptotic?
         if len(fit.local_orders) < 2:
-            warnings.append("only two points fitted: no check that the tail is asymptotic")
+            warnings.append("only two points fitted: no check that the tail is asymptotic (sweep a third value in it)")
         elif fit.drift > DRIFT_TOLERANCE:
             local = ", ".join(f"{p:.3f}" for p in fit.local_orders)
             warnings.append(
-                f"not asymptotic: the local orders ({local}) spread by {fit.drift:.3f} > {DRIFT_TOLERANCE:g}"
+                f"not asymptotic: the local orders ({local}) spread by {fit.drift:.3f} > {DRIFT_TOLERANCE:g} "
+                "(sweep further: the order and limit may still change)"
             )
 
     limit, limit_order = None, None
@@ -234,7 +243,7 @@ def analyse(
             if np.all(~above[-2:]):
                 limit = integrals[-1]  # converged to round-off: the last integrals are the limit
             else:
-                warnings.append("the integrals do not settle: no limit extrapolated")
+                warnings.append("the integrals do not settle: no limit extrapolated (sweep further)")
     if limit_order is not None:
         limit = extrapolate(alpha, integrals, limit_order)
     return Convergence(reference, alpha, d, floor, fit, limit, limit_order, tuple(warnings))

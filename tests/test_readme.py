@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 ROOT = Path(__file__).parents[1]
 README = (ROOT / "README.md").read_text()
@@ -37,6 +38,7 @@ def test_readme_links_resolve():
     assert [t for t in local if not (ROOT / t).exists()] == []
 
 
+@pytest.mark.slow
 def test_readme_python_example_prints_what_it_says():
     block = re.search(r"```python\n(.*?)```", README, re.DOTALL)
     assert block

@@ -191,6 +191,8 @@ def convergence(
     if fixed_times:
         document["note"] = (
             f"the runs end at a fixed time ({', '.join(f'{limit:g}' for limit in fixed_times)}), not after the "
-            "impulsive phase: the integrals include the forces after it and need not tend to an impulse"
+            "impulsive phase: the integrals include the forces after it (e.g. the weight of a body left resting on "
+            "the ground) and need not tend to an impulse; a distance to a reference that does not fall is what such "
+            "a study measures, not a failed run"
         )
     return document

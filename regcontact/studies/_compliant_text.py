@@ -4,6 +4,7 @@ block, one line per failed run. Every number shown is in ``results.json``; this 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -26,7 +27,9 @@ def _vector(values: Any) -> str:
 def _reference_line(name: str, entry: dict[str, Any], variable: str = "α") -> list[str]:
     """``impulse_velocity Λ = (…): order 0.503 over α 1e5…1e8 (residual …); limit (…), 2.1e-06 from it``."""
     if entry.get("reference") is None:
-        return [f"  {name}: " + "; ".join(entry["warnings"])]
+        reasons = [warning.removeprefix("no reference: ") for warning in entry["warnings"]]
+        label = name.removesuffix(" =").split(" ")[0]
+        return [f"  {label}: no reference ({'; '.join(reason.removeprefix(label + ': ') for reason in reasons)})"]
     head = f"  {name} {_vector(entry['reference'])}: "
     if entry["order"] is None:
         head += "no order"
@@ -45,14 +48,22 @@ MAX_PRINTED_SYSTEMS = 10
 SHOWN_SYSTEMS = 3
 
 
-def convergence_lines(convergence: dict[str, Any]) -> list[str]:
+def convergence_lines(convergence: dict[str, Any], alphas: Sequence[float] | None = None) -> list[str]:
     """The convergence block ``regcontact run`` prints after the table; for many systems, the first and last few
-    and each distinct warning once, with the number of systems that have it."""
+    and each distinct warning once, with the number of systems that have it. A sweep of one α (``alphas``, its
+    distinct values) has no convergence to show: one line says so."""
+    systems = convergence["systems"]
+    if alphas is not None and len(alphas) < 2:
+        return [
+            f"convergence as α → ∞: not analysed, one α ({', '.join(map(_number, alphas))}); give sweep.alpha "
+            "several values (e.g. [1e4, 1e5, 1e6, 1e7]) for an order and a limit"
+        ]
     lines = [
         "convergence as α → ∞ (d = max-norm distance of the force integrals to the reference, d ∝ α^-order fitted "
         f"over the {convergence['tail_rule']}; limit extrapolated with that order from the last two α):"
     ]
-    systems = convergence["systems"]
+    if "note" in convergence:
+        lines.append(f"note: {convergence['note']}")
     if len(systems) <= MAX_PRINTED_SYSTEMS:
         lines += _system_lines(systems)
     else:
@@ -69,8 +80,6 @@ def convergence_lines(convergence: dict[str, Any]) -> list[str]:
         if counts:
             lines.append(f'warnings over all {len(systems):,} systems (each in results.json, under "convergence"):')
             lines += [f"  {warning} ({count:,} systems)" for warning, count in counts.items()]
-    if "note" in convergence:
-        lines.append(f"note: {convergence['note']}")
     return lines
 
 

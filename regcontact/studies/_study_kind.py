@@ -6,7 +6,7 @@ import abc
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple
 
-from regcontact.studies.study_result import StudyResult, format_table
+from regcontact.studies.study_result import StudyResult, constant_columns, format_table
 from regcontact.studies.study_size import DeviceSet
 
 __all__ = ["AbstractStudyKind", "Estimate"]
@@ -65,15 +65,22 @@ class AbstractStudyKind(abc.ABC):
         del config
         return []
 
-    def text(self, result: StudyResult, config: dict[str, Any]) -> list[str]:
+    def text(self, result: StudyResult, config: dict[str, Any], wide: bool = False) -> list[str]:
         """The lines printed after a run: the study's title, its table (a sweep's swept keys first), summary,
-        failures and notes."""
+        failures and notes. Unless ``wide``, a column with the same value in every row (two or more) is said once
+        under the table instead of repeated in it."""
         study = config["study"]
         keys = [column for axis in result.grid or [] for column in axis.columns]
         columns = keys + [c for c in self.TABLE_COLUMNS if c in result.columns and c not in keys]
+        same = {} if wide else constant_columns(result, [c for c in columns if c not in keys])
         return [
             f"{study['name']}: {study.get('description', '')}".rstrip(": "),
-            format_table(result, columns),
+            format_table(result, [c for c in columns if c not in same]),
+            *(
+                ["in every row: " + ", ".join(f"{c} = {cell}" for c, cell in same.items()) + " (--wide: as columns)"]
+                if same
+                else []
+            ),
             *result.summary,
             *(f"FAILED {line}" for line in result.failures),
             *(f"note: {note}" for note in result.notes),

@@ -27,7 +27,6 @@ from regcontact.studies.study_result import StudyResult
 from regcontact.studies.study_size import (
     BASE_BYTES,
     HOST_BYTES_PER_CASE,
-    STARTUP_S,
     DeviceSet,
     rtol_factor,
     solve_seconds,
@@ -37,17 +36,23 @@ from regcontact.studies.sweep_plan import column_name, plan_sweep
 
 __all__ = ["CompliantSweepStudy", "build_cases"]
 
-# Measured at a load factor of about 2.25 (load average 4.5 on 2 cores): a cold compile of the vmapped solve
-# 28.5 s; 256 cases in chunks of 64 on 2 host devices 1.17 s at rtol 1e-10 (226 steps a case), 0.80 s at 1e-8
-# (144), 0.51 s at 1e-6 (88). The rows, CSV, JSON and grid of 1e5 cases: 0.4 ms and 1.75 kB a case (peak RSS
-# 0.70 GB at 1e4 cases, 0.85 GB at 1e5).
-#: Seconds to compile a sweep's vmapped solve, by system kind (the shipped studies' compile times).
+# Measured at a load factor of about 2.25 (load average 4.5 on 2 cores): 256 cases in chunks of 64 on 2 host
+# devices 1.17 s at rtol 1e-10 (226 steps a case), 0.80 s at 1e-8 (144), 0.51 s at 1e-6 (88). The rows, CSV, JSON
+# and grid of 1e5 cases: 0.4 ms and 1.75 kB a case (peak RSS 0.70 GB at 1e4 cases, 0.85 GB at 1e5).
+# Cold runs (a fresh cache folder: nothing compiled or traced before; 2 cores, each time divided by the load factor
+# (load + 1) / 2 over the run): table1 79 s at about 3.3 (compile 52.8 s), two_point_rod 152 s at 4.4 (116 s),
+# reduced_single_contact 155 s at 6.1 (94.7 s); the rest of the run, besides compile and solve, 7.8–9.8 s idle.
+#: Seconds to compile a sweep's vmapped solve on an idle machine, cold, by system kind (reduced_two_contact not
+#: measured cold: its warm-cache time scaled as reduced_single_contact's).
 COMPILE_S: dict[str, float] = {
-    "painleve_rod": 12.7,
-    "two_point_rod": 11.5,
-    "reduced_single_contact": 8.1,
-    "reduced_two_contact": 20.7,
+    "painleve_rod": 16.0,
+    "two_point_rod": 26.0,
+    "reduced_single_contact": 15.5,
+    "reduced_two_contact": 39.0,
 }
+#: Seconds of a cold compliant run besides its compile and solve, on an idle machine: starting Python and JAX,
+#: importing the kinds, tracing the rigid references, writing the files.
+START_S = 8.0
 #: Seconds of solving per case and CPU device at rtol 1e-10.
 SOLVE_S_PER_CASE_PER_CPU = 4.0e-3
 #: Seconds of host work per case: the batch, the rows, the files.
@@ -132,7 +137,7 @@ def _run(
         },
         timings={"compile_s": timings.compile_s, "solve_s": timings.run_s},
         failures=[failure_line(row, list(sweep.labels)) for row in failed],
-        summary=convergence_lines(document),
+        summary=convergence_lines(document, sorted(set(np.asarray(sweep.alpha).tolist()))),
         extra={"convergence": document, **({"partial_results": partial} if partial else {})},
         device=engine.describe(devices),
         grid=[
@@ -156,7 +161,7 @@ def _estimate(config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
     references = config["references"]
     per_system = REFERENCE_S_PER_SYSTEM * (1 + len(references["time_stepping_dt"]))
     phases = {
-        "start": STARTUP_S,
+        "start": START_S,
         "compile": COMPILE_S.get(config["system"]["kind"], max(COMPILE_S.values())),
         "references": systems * per_system,
         "solve": solve_seconds(cases, SOLVE_S_PER_CASE_PER_CPU * rtol_factor(rtol), devices),

@@ -34,7 +34,9 @@ __all__ = [
     "RENAMING",
     "RESULT_FILES",
     "StudyResult",
+    "constant_columns",
     "format_table",
+    "installed_commit",
     "out_dir_problem",
     "package_versions",
     "results_document",
@@ -75,14 +77,14 @@ class StudyResult:
 
 def package_versions() -> dict[str, str]:
     """Versions of Python, the platform and the packages the numbers depend on, and the git commit of
-    regcontact when it runs from a checkout."""
+    regcontact (:func:`git_commit`, else :func:`installed_commit`)."""
     versions = {"python": sys.version.split()[0], "platform": platform.platform()}
     for name in ("regcontact", "jax", "jaxlib", "diffrax", "equinox", "optimistix", "lineax", "numpy", "scipy"):
         try:
             versions[name] = importlib.metadata.version(name)
         except importlib.metadata.PackageNotFoundError:
             versions[name] = "not installed"
-    commit = git_commit()
+    commit = git_commit() or installed_commit()
     if commit:
         versions["regcontact_git_commit"] = commit
     return versions
@@ -101,6 +103,19 @@ def git_commit() -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return commit + ("+dirty" if dirty else "")
+
+
+#: Written into the wheel by the build (``hatch_build.py`` at the repository root): the commit it was built from.
+_COMMIT_FILE = Path(__file__).resolve().parents[1] / "_commit.txt"
+
+
+def installed_commit() -> str | None:
+    """The commit a non-editable install was built from (``pip install .`` from a checkout, or a ``git archive``
+    tarball), or None (an editable install, or built without git)."""
+    try:
+        return _COMMIT_FILE.read_text(encoding="ascii").strip() or None
+    except OSError:
+        return None
 
 
 def _csv_text(result: StudyResult) -> str:
@@ -243,6 +258,18 @@ def _cell(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.6g}" if abs(value) >= 1e-3 or value == 0 else f"{value:.3e}"
     return str(value)
+
+
+def constant_columns(result: StudyResult, columns: list[str]) -> dict[str, str]:
+    """Those of ``columns`` that print the same in every row of a result of two or more rows, with that cell."""
+    if len(result.rows) < 2:
+        return {}
+    same = {}
+    for column in columns:
+        cells = {_cell(row.get(column, "")) for row in result.rows}
+        if len(cells) == 1 and (cell := cells.pop()):
+            same[column] = cell
+    return same
 
 
 #: A printed table longer than this shows its first and last :data:`SHOWN_ENDS` rows (the files have them all).

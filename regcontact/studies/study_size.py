@@ -116,13 +116,14 @@ def format_seconds(seconds: float) -> str:
 
 
 def load_factor() -> float:
-    """How much slower than idle this machine runs now: the 1-minute load average over the cores, at least 1."""
+    """How much slower than idle a run would go now: the 1-minute load average plus the run itself, over the
+    cores, at least 1 (a run shares the cores with the load already there)."""
     try:
         load = os.getloadavg()[0]
     except OSError:
         return 1.0
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return max(1.0, load / cores)
+    return max(1.0, (load + 1) / cores)
 
 
 def available_memory() -> float:

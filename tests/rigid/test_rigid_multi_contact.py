@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from regcontact import PainleveRod
+from regcontact import PainleveRod, TwoPointRod
 from regcontact.rigid import (
     ContactState,
     force_acceleration,
@@ -342,8 +342,7 @@ def test_penetration_and_too_many_contacts_are_refused():
 
 
 def test_from_system_reads_the_two_point_rod():
-    two_point_rod = pytest.importorskip("regcontact.systems.two_point_rod")
-    rod = two_point_rod.TwoPointRod(mass=2.0, length=3.0, mu=0.7, phi0=0.4, height=0.1, vx0=0.3, vy0=-0.2, omega0=0.9)
+    rod = TwoPointRod(mass=2.0, length=3.0, mu=0.7, phi0=0.4, height=0.1, vx0=0.3, vy0=-0.2, omega0=0.9)
     state = ContactState.from_system(rod)
     q, v = map(np.asarray, rod.initial_state())
     by_hand = rod_ends(mass=2.0, length=3.0, mu=0.7, phi=0.4, lift=0.1, v=tuple(v))

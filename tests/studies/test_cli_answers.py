@@ -2,6 +2,7 @@
 ``python -m regcontact`` is the command, ``regcontact check`` validates and says what a run would do, and the
 convergence block of a study with many systems fits on a screen."""
 
+import importlib.metadata
 import subprocess
 import sys
 from pathlib import Path
@@ -27,7 +28,7 @@ def test_help_and_version_import_no_jax():
         "print('JAX', 'jax' in sys.modules)\n"
     )
     out = _python(code)
-    assert "usage: regcontact" in out and "regcontact 0.1.0" in out
+    assert "usage: regcontact" in out and f"regcontact {importlib.metadata.version('regcontact')}" in out
     assert out.rstrip().endswith("JAX False")
 
 
@@ -43,7 +44,7 @@ def test_the_rigid_wing_imports_scipy_only_where_it_solves():
 
 def test_python_dash_m_is_the_command():
     done = subprocess.run([sys.executable, "-m", "regcontact", "--version"], capture_output=True, text=True, cwd=ROOT)
-    assert (done.returncode, done.stdout.strip()) == (0, "regcontact 0.1.0")
+    assert (done.returncode, done.stdout.strip()) == (0, f"regcontact {importlib.metadata.version('regcontact')}")
 
 
 def test_check_counts_cases_chunks_and_devices(capsys, tmp_path, monkeypatch):

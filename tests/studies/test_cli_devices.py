@@ -46,7 +46,7 @@ def test_cache_on_by_default(monkeypatch, tmp_path):
         jax_compilation_cache.reset_cache()
 
 
-@pytest.mark.skipif(jax.default_backend() == "gpu", reason="this machine has a GPU")
+@pytest.mark.skipif(jax.default_backend() == "gpu", reason="asks for a GPU where there is none: this machine has one")
 def test_device_gpu_without_one_is_a_config_error():
     with pytest.raises(ConfigError, match="--device = 'gpu': expected a device that JAX finds here"):
         cli._start_jax(_args("--device", "gpu", "--no-compilation-cache"))

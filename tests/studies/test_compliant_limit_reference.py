@@ -31,6 +31,7 @@ def _run(out, *overrides):
     return rows, json.loads((out / "results.json").read_text())
 
 
+@pytest.mark.slow
 def test_the_flat_rod_converges_to_its_compliant_limit_not_to_the_impulse_lcp(tmp_path, capsys, monkeypatch):
     """The rod dropped flat, v = (0.5, −1, 0.3), μ = 0.5, γ_t = 0.1 γ_n: the limit law leaves a slip of 0.348, the
     impulse LCP none. With γ_n, γ_t ∝ α^1.5 the integrals reach the limit at order 1; with Preclik's γ_n, γ_t ∝ α

@@ -4,6 +4,7 @@ results.json and as NetCDF attributes), and results.json names the package versi
 import json
 from pathlib import Path
 
+import pytest
 import xarray as xr
 
 from regcontact.cli import main
@@ -38,6 +39,7 @@ def test_every_column_of_the_study_kinds_is_described():
     }
 
 
+@pytest.mark.slow
 def test_results_carry_units_descriptions_version_and_commit(tmp_path):
     out = tmp_path / "out"
     config = ROOT / "studies" / "table1.toml"

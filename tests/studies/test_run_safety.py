@@ -237,7 +237,7 @@ def _handles(pid: int, signum: int) -> bool:
     return bool(int(caught.split()[1], 16) >> (signum - 1) & 1)
 
 
-@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads signal handlers in /proc (Linux)")
 def test_sigterm_in_the_first_moments_ends_with_a_line_and_status_143(tmp_path):
     """SIGTERM as soon as the command has a handler for it, long before any study work."""
     process = subprocess.Popen(
@@ -515,7 +515,7 @@ def test_device_gpu_without_a_gpu_is_one_line(tmp_path):
         env=_environment(),
     )
     if probe.stdout.strip() == "gpu":
-        pytest.skip("this machine has a GPU")
+        pytest.skip("asks for a GPU where there is none: this machine has one")
     done = subprocess.run(
         [sys.executable, "-m", "regcontact", "run", str(RIGID), "--device", "gpu", "--out", str(tmp_path / "out")],
         capture_output=True,
