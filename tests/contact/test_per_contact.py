@@ -239,3 +239,27 @@ def test_a_bad_per_contact_list_in_a_study_is_one_config_error(tmp_path, stiffne
     with pytest.raises(ConfigError) as error:
         rc.load_study(path)
     assert error.value.key == key and expected in str(error.value) and "\n" not in str(error.value)
+
+
+def test_per_contact_friction_damping_on_the_impact_scale():
+    """``γ_t`` per contact: kept per contact on the viscous branch (exponent = scale), dropped below it, and
+    refused above it when some contacts have none (Coulomb there, nothing elsewhere)."""
+    gamma = ViscousCoulomb(np.array([2.0, 0.0]))
+    kind, damping = gamma.impact_friction(law_exponents(ViscousCoulomb, damping=1.0), 1.0)
+    assert kind == "viscous" and np.asarray(damping).tolist() == [2.0, 0.0]
+    assert gamma.impact_friction(law_exponents(ViscousCoulomb, damping=0.5), 1.0) == ("none", 0.0)
+    with pytest.raises(ValueError, match=r"^friction.damping = \[2.0, 0.0\] per contact with α-exponent 2 > 1"):
+        gamma.impact_friction(law_exponents(ViscousCoulomb, damping=2.0), 1.0)
+    # Champneys' exponents (k ∝ α, γ_n ∝ √α, γ_t ∝ √α): spring, damper and viscous friction all on the scale √α
+    law = limit_law(
+        ContactModel(
+            SpringDamper(np.array([1.0, 4.0]), 0.5),
+            gamma,
+            law_exponents(SpringDamper, damping=0.5),
+            law_exponents(ViscousCoulomb, damping=0.5),
+        )
+    )
+    closed = law.at_contacts(np.array([1]))
+    assert np.asarray(closed.normal.stiffness).tolist() == [4.0]
+    assert np.asarray(closed.tangential_damping).tolist() == [0.0]
+    assert closed.rates(np.array([1.0]), 1.0) == [2.0, 0.5]  # √(k₂ C) and γ_n C at the second contact

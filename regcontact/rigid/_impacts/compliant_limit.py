@@ -76,8 +76,8 @@ class LimitLaw:
     scale_exponent: float
     has_spring: bool
 
-    def at_contacts(self, index: NDArray[np.intp]) -> LimitLaw:
-        """The law at the contacts ``index`` only (a law of numbers comes back unchanged)."""
+    def at_contacts(self, index: NDArray[np.intp] | NDArray[np.bool_]) -> LimitLaw:
+        """The law at the contacts ``index`` (indices or a mask) only (a law of numbers comes back unchanged)."""
         damping = self.tangential_damping
         return dataclasses.replace(
             self,
