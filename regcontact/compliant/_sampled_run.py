@@ -82,6 +82,7 @@ def sampled_run(
     check_argument("alpha", alpha, POSITIVE)
     check_arguments(Controls.ARGUMENT_RULES, t_max=t_max, rtol=rtol, atol=atol)
     check_count("max_steps", max_steps, MAX_STEPS)
+    contact.check_contacts(system.NUM_CONTACTS)
     for name in ("q", "v", "impulses"):
         check_argument(f"state0.{name}", getattr(state0, name), FINITE)
     inputs = check_inputs(system, contact, alpha, rtol, atol, t_max, state0)

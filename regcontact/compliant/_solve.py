@@ -366,6 +366,7 @@ def solve(
     import diffrax
 
     check_argument("alpha", alpha, POSITIVE)
+    contact.check_contacts(system.NUM_CONTACTS)
     state0 = initial_state(system) if state0 is None else _checked_state(system, state0)
     inputs = check_inputs(system, contact, alpha, controls.rtol, controls.atol, controls.t_max, state0)
     # A run whose inputs break a rule is not integrated: it ends where it starts, with the check that failed.
@@ -473,6 +474,7 @@ def trajectory(
     if settings.restart_at:
         raise ValueError("trajectory runs one piece; use settings without restart_at")
     check_argument("alpha", alpha, POSITIVE)
+    contact.check_contacts(system.NUM_CONTACTS)
     normal, friction = contact.at_stiffness(alpha)
     args = CompliantSystem(system=system, normal=normal, friction=friction)
     no_surfaces = jnp.zeros((0, system.NUM_CONTACTS), bool)

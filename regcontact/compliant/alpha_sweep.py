@@ -14,7 +14,7 @@ from regcontact._argument_checks import POSITIVE, ArgumentError, check_argument,
 from regcontact.compliant._solve import CompliantRun, Controls, SolveSettings
 from regcontact.compliant._sweep import Case, SweepTimings, sweep
 from regcontact.compliant.termination import contact_time, window_expectation
-from regcontact.contact import ContactModel
+from regcontact.contact import ContactModel, is_per_contact
 from regcontact.systems.system import AbstractSystem
 
 __all__ = ["alpha_sweep", "contact_time_windows"]
@@ -28,10 +28,16 @@ def contact_time_windows(
     check_argument("alphas", alphas, POSITIVE)
     check_argument("contact_times", contact_times, POSITIVE)
     alpha = np.atleast_1d(np.asarray(alphas, dtype=float))
-    normal, _ = contact.at_stiffness(jnp.asarray(alpha))
-    stiffness_name = type(normal).LINEAR_STIFFNESS
+    stiffness_name = type(contact.normal).LINEAR_STIFFNESS
     if stiffness_name is None:
-        raise ValueError(f"contact_times needs a normal law with a linear stiffness, not {type(normal).__name__}")
+        raise ValueError(
+            f"contact_times needs a normal law with a linear stiffness, not {type(contact.normal).__name__}"
+        )
+    if is_per_contact(contact.normal) or is_per_contact(contact.normal_exponents):
+        raise ValueError(
+            f"contact_times needs one {stiffness_name} for all contacts (t_c = π √(m_n / k)), not one per contact"
+        )
+    normal, _ = contact.at_stiffness(jnp.asarray(alpha))
     stiffness = np.asarray(getattr(normal, stiffness_name))
     limits = np.asarray(contact_times) * np.asarray(jax.vmap(lambda k: contact_time(system, k))(stiffness))
     bad = ~(np.isfinite(limits) & (limits > 0.0))

@@ -6,10 +6,10 @@ compared with the rigid impulses. Equations (Preclik & Rüde Eq. 21, for ``k`` c
 
     q̇ = v,        M(q) v̇ = h(q, v, t) + Σ_i W_iᵀ λ_i(g_i, ġ_i),        d(∫λ_i)/dt = λ_i.
 
-The contact laws act on every contact at once: the normal law elementwise in ``(g_n, ġ_n)``; the friction law
-elementwise in ``(ġ_t, λ_n, μ)`` for planar contacts and along the 2-vector slip (the friction disk,
-:func:`~regcontact.contact.friction_disk.friction_disk`) for spatial ones, chosen by the system's ``TANGENT_DIM``
-at trace time.
+The contact laws act on every contact at once (a per-contact parameter broadcast with the contacts): the normal
+law elementwise in ``(g_n, ġ_n)``; the friction law elementwise in ``(ġ_t, λ_n, μ)`` for planar contacts and
+along the 2-vector slip (the friction disk, :func:`~regcontact.contact.friction_disk.friction_disk`) for spatial
+ones, chosen by the system's ``TANGENT_DIM`` at trace time.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import jax
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
-from regcontact.contact import AbstractFrictionLaw, AbstractNormalLaw, friction_disk
+from regcontact.contact import AbstractFrictionLaw, AbstractNormalLaw, check_per_contact, friction_disk
 from regcontact.systems.system import AbstractSystem
 
 __all__ = ["CompliantState", "CompliantSystem", "contact_forces", "flat_vector_field", "initial_state", "vector_field"]
@@ -52,11 +52,18 @@ class CompliantState(eqx.Module):
 
 class CompliantSystem(eqx.Module):
     """Arguments of the vector field: the system and its contact laws, already scaled to one α (on spatial
-    contacts the friction law is applied as the friction disk)."""
+    contacts the friction law is applied as the friction disk). A law's parameter is a number (every contact) or
+    one value per contact (contact ``i`` gets entry ``i``, by broadcasting); another shape is refused here, in one
+    line."""
 
     system: AbstractSystem
     normal: AbstractNormalLaw
     friction: AbstractFrictionLaw
+
+    def __check_init__(self):
+        k = type(self.system).NUM_CONTACTS
+        check_per_contact(self.normal, k, "normal")
+        check_per_contact(self.friction, k, "friction")
 
 
 def _times_velocity(jacobians: Float[Array, "k 2 n"], v: Float[Array, " n"]) -> Float[Array, "k 2"]:

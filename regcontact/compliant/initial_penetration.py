@@ -23,7 +23,7 @@ from jaxtyping import Array, ArrayLike, Float
 
 from regcontact.compliant.dynamics import CompliantState, initial_state
 from regcontact.compliant.resolution import gap_resolution
-from regcontact.contact import AbstractNormalLaw
+from regcontact.contact import AbstractNormalLaw, select_contacts
 from regcontact.systems._spatial_form import spatial_contact_space_form
 from regcontact.systems.reduced_two_contact import contact_space_form
 from regcontact.systems.system import AbstractSystem
@@ -74,7 +74,7 @@ def _planar_slipping_state(system: AbstractSystem, normal: AbstractNormalLaw) ->
     def carried(log_depth):
         state = penetrated_initial_state(system, jnp.exp(log_depth))
         rate = system.jacobians(state.q)[0, 0] @ state.v  # moved, the body's ġ_n is no longer exactly zero
-        return normal(system.gaps(state.q)[0, 0], rate)
+        return select_contacts(normal, 0)(system.gaps(state.q)[0, 0], rate)
 
     def bisect(_, bracket):
         low, high = bracket
@@ -107,7 +107,7 @@ def _spatial_slipping_state(system: AbstractSystem, normal: AbstractNormalLaw) -
 
     def carried(log_depth):
         q = _pressed(system, q0, jnp.exp(log_depth))
-        return normal(system.gaps(q)[0, 0], system.jacobians(q)[0, 0] @ v0)
+        return select_contacts(normal, 0)(system.gaps(q)[0, 0], system.jacobians(q)[0, 0] @ v0)
 
     def bisect(_, bracket):
         low, high = bracket

@@ -28,6 +28,7 @@ from regcontact.compliant._sweep import Case
 from regcontact.compliant.dynamics import CompliantSystem, contact_forces
 from regcontact.compliant.modes import contact_sticks
 from regcontact.compliant.termination import slow_force_scale
+from regcontact.contact import select_contacts
 
 __all__ = ["END_MODES", "IMPULSIVE_FACTOR", "classify"]
 
@@ -44,7 +45,9 @@ def _end_mode(case: Case, run: CompliantRun, lifted: Bool[Array, ""]) -> Int[Arr
     forces = contact_forces(args, run.state_end.q, run.state_end.v)
     carrying = jnp.argmax(forces[:, 0])
     slip = (case.system.jacobians(run.state_end.q) @ run.state_end.v)[carrying, 1]
-    sticking = contact_sticks(friction, slip, forces[carrying, 0], case.system.friction_coefficients[carrying])
+    sticking = contact_sticks(
+        select_contacts(friction, carrying), slip, forces[carrying, 0], case.system.friction_coefficients[carrying]
+    )
     loaded = forces[carrying, 0] > 0.0
     return jnp.where(lifted, 0, jnp.where(~loaded, 3, jnp.where(sticking, 1, 2)))
 

@@ -26,3 +26,9 @@ from regcontact.contact._normal_laws import (
     ImpactScale as ImpactScale,
     SpringDamper as SpringDamper,
 )
+from regcontact.contact._per_contact import (
+    check_per_contact as check_per_contact,
+    is_per_contact as is_per_contact,
+    select_contacts as select_contacts,
+    uniform_value as uniform_value,
+)

@@ -19,6 +19,7 @@ from regcontact._argument_checks import FINITE, ArgumentError, check_argument
 from regcontact._readable_repr import readable_repr
 from regcontact.contact._friction_laws import AbstractFrictionLaw, ViscousCoulomb
 from regcontact.contact._normal_laws import AbstractNormalLaw, SpringDamper
+from regcontact.contact._per_contact import check_per_contact
 
 LawT = TypeVar("LawT", AbstractNormalLaw, AbstractFrictionLaw)
 
@@ -71,7 +72,10 @@ class ContactModel(eqx.Module):
             :func:`law_exponents` (default: the law's ``EXPONENTS``).
         friction_exponents: the same for the friction law.
 
-    The laws check their parameters when they are built (``stiffness = -3: expected a positive number``).
+    The laws check their parameters when they are built (``stiffness = -3: expected a positive number``). A
+    parameter (or exponent) is a number, the same at every contact, or an array of one value per contact
+    (``HuntCrossley(stiffness=jnp.array([k1, k2]))``: contact ``i`` gets ``k_i``); the count is checked where the
+    model meets a system (:meth:`check_contacts`).
 
     Examples:
         >>> import regcontact as rc
@@ -119,8 +123,15 @@ class ContactModel(eqx.Module):
     def __repr__(self) -> str:
         return readable_repr(self)
 
+    def check_contacts(self, num_contacts: int) -> None:
+        """Refuse a parameter or exponent that is neither a number nor one value per contact of a system with
+        ``num_contacts`` contacts (``ArgumentError`` in one line: the parameter, its shape and ``k``)."""
+        for name in ("normal", "friction", "normal_exponents", "friction_exponents"):
+            check_per_contact(getattr(self, name), num_contacts, name)
+
     def at_stiffness(self, alpha: Float[Array, ""] | float) -> tuple[AbstractNormalLaw, AbstractFrictionLaw]:
-        """The (normal, friction) laws with parameters scaled to stiffness multiplier ``alpha``."""
+        """The (normal, friction) laws with parameters scaled to stiffness multiplier ``alpha`` (a per-contact
+        parameter elementwise, each entry by its exponent)."""
         return (
             scale_parameters(self.normal, self.normal_exponents, alpha),
             scale_parameters(self.friction, self.friction_exponents, alpha),

@@ -7,10 +7,12 @@ from typing import ClassVar, Literal
 
 import equinox as eqx
 import jax.numpy as jnp
+import numpy as np
 from jaxtyping import Array, ArrayLike, Float
 
 from regcontact._argument_checks import check_parameters
 from regcontact._readable_repr import readable_repr
+from regcontact.contact._per_contact import uniform_value
 
 __all__ = ["FRICTION_LAWS", "AbstractFrictionLaw", "ViscousCoulomb"]
 
@@ -37,7 +39,7 @@ class AbstractFrictionLaw(eqx.Module):
 
     def impact_friction(
         self, exponents: AbstractFrictionLaw, scale_exponent: float
-    ) -> tuple[Literal["none", "viscous", "coulomb"], float]:
+    ) -> tuple[Literal["none", "viscous", "coulomb"], float | np.ndarray]:
         """The friction during an impact on the normal law's time scale ``T ∝ α^(−scale_exponent)`` as α → ∞, the
         law's parameters scaled by the α-exponents ``exponents``: ``("none", 0)``, ``("viscous", γ_t)`` or
         ``("coulomb", 0)``. A law whose limit is not derived (this base) raises ``ValueError`` in one line."""
@@ -69,16 +71,33 @@ class ViscousCoulomb(AbstractFrictionLaw):
 
     def impact_friction(
         self, exponents: AbstractFrictionLaw, scale_exponent: float
-    ) -> tuple[Literal["none", "viscous", "coulomb"], float]:
+    ) -> tuple[Literal["none", "viscous", "coulomb"], float | np.ndarray]:
         """With damping exponent ``c`` against the impact scale ``s``: ``c = s`` keeps the viscous branch
         (``λ_T = −clip(γ_t u, ±μλ_N)``), ``c < s`` (or ``γ_t = 0``) leaves no friction during the impact, and
-        ``c > s`` makes the tangential damper infinitely stiff there: Coulomb's law (Darboux–Keller)."""
+        ``c > s`` makes the tangential damper infinitely stiff there: Coulomb's law (Darboux–Keller). A
+        per-contact ``γ_t`` comes back per contact on the viscous branch; ``c`` must be one for all contacts, and
+        ``c > s`` with ``γ_t = 0`` at some contacts only is refused (Coulomb there, none elsewhere)."""
         if not isinstance(exponents, ViscousCoulomb):
             raise ValueError(f"the limit impact law is derived for viscous Coulomb friction, not {exponents!r}")
-        c, gamma_t = float(exponents.damping), float(self.damping)
-        if gamma_t == 0 or c < scale_exponent:
+        c = uniform_value(
+            "friction_exponents.damping", exponents.damping, "the limit law needs one friction kind for all contacts"
+        )
+        gamma = np.asarray(self.damping, dtype=float)
+        if gamma.ndim == 0:
+            gamma_t = float(gamma)
+            if gamma_t == 0 or c < scale_exponent:
+                return "none", 0.0
+            return ("viscous", gamma_t) if c == scale_exponent else ("coulomb", 0.0)
+        if not gamma.any() or c < scale_exponent:
             return "none", 0.0
-        return ("viscous", gamma_t) if c == scale_exponent else ("coulomb", 0.0)
+        if c == scale_exponent:
+            return "viscous", gamma
+        if not gamma.all():
+            raise ValueError(
+                f"friction.damping = {gamma.tolist()} per contact with α-exponent {c:g} > {scale_exponent:g}: Coulomb "
+                "at the contacts with γ_t > 0 and none at the others, which the limit law does not model"
+            )
+        return "coulomb", 0.0
 
 
 #: Friction laws by config name.

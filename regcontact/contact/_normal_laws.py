@@ -37,6 +37,10 @@ from jaxtyping import Array, ArrayLike, Float
 
 from regcontact._argument_checks import check_parameters
 from regcontact._readable_repr import readable_repr
+from regcontact.contact._per_contact import uniform_value
+
+#: Why the rigid limit needs one α-exponent per parameter for all contacts.
+_ONE_SCALE = "the limit law needs one impact time scale for all contacts, so one α-exponent"
 
 __all__ = [
     "NORMAL_LAWS",
@@ -138,26 +142,36 @@ class AbstractLinearSpringDamper(AbstractNormalLaw):
 
     def impact_scale(self, exponents: AbstractNormalLaw) -> ImpactScale:
         """The spring's scale ``α^(−a/2)`` and the damper's ``α^(−b)``: the faster survives, both at
-        ``b = a/2`` (``a``, ``b`` the exponents of stiffness and damping; see the base)."""
+        ``b = a/2`` (``a``, ``b`` the exponents of stiffness and damping; see the base). Per-contact values are
+        kept per contact; the exponents must be the same at every contact."""
         if not isinstance(exponents, AbstractLinearSpringDamper):
             raise ValueError(f"exponents = {exponents!r}: expected the exponents of a linear spring-damper law")
-        a, b = float(exponents.stiffness), float(exponents.damping)
+        a = uniform_value("exponents.stiffness", exponents.stiffness, _ONE_SCALE)
+        b = uniform_value("exponents.damping", exponents.damping, _ONE_SCALE)
         s = max(a / 2, b)
         # a dropped term is a zero parameter, which a law refuses from a user (a zero spring): set on the fields
         kept = eqx.tree_at(
             lambda law: (law.stiffness, law.damping),
             self,
             (
-                jnp.asarray(float(self.stiffness) if a / 2 == s else 0.0, dtype=float),
-                jnp.asarray(float(self.damping) if b == s else 0.0, dtype=float),
+                _f64(self.stiffness) if a / 2 == s else jnp.zeros_like(_f64(self.stiffness)),
+                _f64(self.damping) if b == s else jnp.zeros_like(_f64(self.damping)),
             ),
         )
-        return ImpactScale(kept, s, float(kept.stiffness) > 0)
+        return ImpactScale(kept, s, bool(np.all(np.asarray(kept.stiffness) > 0)))
 
     def impact_rates(self, normal_mass_inverse: np.ndarray | Sequence[float], speed: float) -> list[float]:
-        """``√(k C_ii)`` and ``γ C_ii`` of each contact, the zero ones left out."""
-        k, gamma = float(self.stiffness), float(self.damping)
-        return [r for c in np.asarray(normal_mass_inverse, dtype=float) for r in (math.sqrt(k * c), gamma * c) if r > 0]
+        """``√(k C_ii)`` and ``γ C_ii`` of each contact (per-contact ``k``, ``γ``: contact ``i``'s), the zero ones
+        left out."""
+        C = np.asarray(normal_mass_inverse, dtype=float)
+        k = np.broadcast_to(np.asarray(self.stiffness, dtype=float), C.shape)
+        gamma = np.broadcast_to(np.asarray(self.damping, dtype=float), C.shape)
+        return [
+            r
+            for k_i, gamma_i, c in zip(k.tolist(), gamma.tolist(), C.tolist())
+            for r in (math.sqrt(k_i * c), gamma_i * c)
+            if r > 0
+        ]
 
 
 class SpringDamper(AbstractLinearSpringDamper, AbstractJumpingNormalLaw):
@@ -244,19 +258,30 @@ class HuntCrossley(AbstractNormalLaw):
         elastic spring. A shape ``n`` that changes with α, or a ``c`` that grows, is refused (``ValueError``)."""
         if not isinstance(exponents, HuntCrossley):
             raise ValueError(f"exponents = {exponents!r}: expected the exponents of a Hunt–Crossley law")
-        a, shape, damping = (float(exponents.stiffness), float(exponents.exponent), float(exponents.damping))
+        a = uniform_value("exponents.stiffness", exponents.stiffness, _ONE_SCALE)
+        shape = uniform_value("exponents.exponent", exponents.exponent, _ONE_SCALE)
+        damping = uniform_value("exponents.damping", exponents.damping, _ONE_SCALE)
         if shape != 0.0 or damping > 0.0:
             raise ValueError(
                 f"Hunt–Crossley with α-exponents (exponent {shape:g}, damping {damping:g}): the limit law is derived "
                 "for a fixed shape and a damping that does not grow with α"
             )
+        n = self._shape()
         kept = HuntCrossley(self.stiffness, self.exponent, self.damping if damping == 0.0 else 0.0)
-        return ImpactScale(kept, a / (float(self.exponent) + 1.0), float(kept.stiffness) > 0)
+        return ImpactScale(kept, a / (n + 1.0), bool(np.all(np.asarray(kept.stiffness) > 0)))
 
     def impact_rates(self, normal_mass_inverse: np.ndarray | Sequence[float], speed: float) -> list[float]:
-        """``k δⁿ`` against ``1/C`` over ``δ ~ v T``: ``1/T = (k C v^(n−1))^(1/(n+1))`` per contact."""
-        n, C = float(self.exponent), np.asarray(normal_mass_inverse, dtype=float)
-        return list((float(self.stiffness) * C * speed ** (n - 1.0)) ** (1.0 / (n + 1.0)))
+        """``k δⁿ`` against ``1/C`` over ``δ ~ v T``: ``1/T = (k C v^(n−1))^(1/(n+1))`` per contact (per-contact
+        ``k``: contact ``i``'s)."""
+        n, C = self._shape(), np.asarray(normal_mass_inverse, dtype=float)
+        k = np.asarray(self.stiffness, dtype=float)
+        return list(((float(k) if k.ndim == 0 else k) * C * speed ** (n - 1.0)) ** (1.0 / (n + 1.0)))
+
+    def _shape(self) -> float:
+        """The exponent ``n``, one for all contacts: contacts of different ``n`` impact on different scales
+        ``α^(−a/(n+1))``, which one limit law does not follow."""
+        why = "contacts of different n impact on different time scales α^(−a/(n+1)); the limit law needs one"
+        return uniform_value("exponent", self.exponent, why)
 
 
 class ChampneysFastScale(AbstractLinearSpringDamper):

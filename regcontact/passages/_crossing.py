@@ -24,7 +24,7 @@ from regcontact.compliant import CompliantSystem, contact_forces, sampled_run
 from regcontact.compliant.initial_penetration import slipping_initial_state
 from regcontact.compliant.outcome import IMPULSIVE_FACTOR
 from regcontact.compliant.resolution import GAP_ROUNDOFF_ULPS
-from regcontact.contact import ContactModel
+from regcontact.contact import ContactModel, select_contacts
 from regcontact.passages._jam import STOPPED_SLIP
 from regcontact.passages._passage import AbstractPassage, PassageOutcome
 from regcontact.rigid import CrossingReference
@@ -95,7 +95,7 @@ def pass_crossing(
         q0, _ = system.initial_state()
         row = system.jacobians(q0)[0, 0]
         normal_mass = 1.0 / (row @ system.mass_solve(q0, row))
-        stiffness = getattr(normal, "stiffness", alpha)
+        stiffness = getattr(select_contacts(normal, 0), "stiffness", alpha)  # the crossing contact's
         delta = IMPACT_TIMES * jnp.pi * jnp.sqrt(normal_mass / stiffness)
         after = jnp.geomspace(delta / 100, window, samples // 2)
         before = -jnp.geomspace(jnp.minimum(window, t_cross) * 0.99, delta / 100, samples - samples // 2 - 1)

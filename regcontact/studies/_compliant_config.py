@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from regcontact._argument_checks import FINITE, POSITIVE, RULES
+from regcontact._argument_checks import FINITE, POSITIVE, RULES, Rule
 from regcontact.compliant import IMPLICIT_SOLVERS, Case, Controls
 from regcontact.compliant.switches import RESTART_SURFACES
 from regcontact.compliant.termination import EVENTS
@@ -30,10 +30,23 @@ KIND = "compliant_sweep"
 Law = type[AbstractNormalLaw] | type[AbstractFrictionLaw]
 
 
+def _per_contact(rule: Rule) -> cfg.Parser:
+    """A number, or a non-empty flat list of numbers (one per contact), each following ``rule``."""
+    number, listed = cfg.ruled(rule), cfg.list_of(cfg.ruled(rule), 1, "numbers, one per contact")
+
+    def parse(value: Any) -> float | list[float]:
+        return listed(value) if isinstance(value, list) else number(value)
+
+    return parse
+
+
 def _law_fields(law: Law, default: Callable[[str], float]) -> dict[str, cfg.Field]:
-    """A law's parameters, each parsed with the rule the law's constructor applies (``PARAMETERS``)."""
+    """A law's parameters, each parsed with the rule the law's constructor applies (``PARAMETERS``): a number for
+    every contact, or a list of one per contact (its length checked against the system's contacts)."""
     return {
-        name: cfg.Field(cfg.ruled(RULES[kind]), default(name), f"{name}: a number ({kind})")
+        name: cfg.Field(
+            _per_contact(RULES[kind]), default(name), f"{name}: a number ({kind}), or a list of one per contact"
+        )
         for name, kind in law.PARAMETERS.items()
     }
 
@@ -146,6 +159,20 @@ def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
             limit_key,
             "contact_time",
             f"a time > 0: the normal law {normal_law!r} has no linear stiffness k to define t_c = π √(m_n / k)",
+        )
+    for key in sweep.swept("contact."):
+        listed = next((value for value in sweep.per_case(key) if isinstance(value, list)), None)
+        if listed is not None:
+            raise cfg.ConfigError(
+                f"sweep.{column_name(key)}", listed, "numbers: a per-contact list is not swept (a column holds one)"
+            )
+    stiffness = normal_class.LINEAR_STIFFNESS
+    per_contact = stiffness is not None and isinstance(sweep.contact["normal"].get(stiffness), list)
+    if "contact_time" in sweep.per_case(limit_key) and per_contact:
+        raise cfg.ConfigError(
+            limit_key,
+            "contact_time",
+            f"a time > 0: contact.normal.{stiffness} is one per contact, and t_c = π √(m_n / k) needs one k",
         )
     restart_at = list(sweep.settings.restart_at)
     if "contact" in restart_at and not issubclass(normal_class, AbstractJumpingNormalLaw):

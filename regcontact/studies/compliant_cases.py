@@ -14,7 +14,7 @@ import jax.numpy as jnp
 import jax.tree_util as jtu
 import numpy as np
 
-from regcontact._argument_checks import rule_problem
+from regcontact._argument_checks import ArgumentError, rule_problem
 from regcontact.compliant import Case, Controls
 from regcontact.compliant.termination import effective_normal_mass, window_expectation
 from regcontact.contact import ContactModel, law_exponents
@@ -38,6 +38,15 @@ def contact_from_config(contact: dict[str, Any]) -> ContactModel:
         normal_exponents=law_exponents(normal, **contact["normal_exponents"]),
         friction_exponents=law_exponents(friction, **contact["friction_exponents"]),
     )
+
+
+def _check_contacts(model: ContactModel, table: dict[str, Any], num_contacts: int) -> None:
+    """A per-contact list of ``table`` of another length than the system's contacts, refused naming its key."""
+    try:
+        model.check_contacts(num_contacts)
+    except ArgumentError as error:
+        group, name = error.name.split(".")
+        raise cfg.ConfigError(f"contact.{error.name}", table[group][name], error.expected) from None
 
 
 #: ``m_n`` of a batch of systems in one compiled call (once per class and shape), not op by op.
@@ -105,7 +114,10 @@ def sweep_cases(sweep: CompliantSweep) -> SweepCases:
     systems = systems_from_config(system_tables)
     contact_ids, contact_tables = sweep.distinct_tables("contact", sweep.swept("contact."))
     contacts = [contact_from_config(table) for table in contact_tables]
-    contact = _take(jtu.tree_map(lambda *leaves: np.stack(leaves), *contacts), contact_ids)
+    for model, table in zip(contacts, contact_tables):
+        _check_contacts(model, table, type(systems).NUM_CONTACTS)
+    # a number and a per-contact list of another table stack as one per contact (the same arithmetic per contact)
+    contact = _take(jtu.tree_map(lambda *leaves: np.stack(np.broadcast_arrays(*leaves)), *contacts), contact_ids)
     normal_mass = np.asarray(_normal_masses(systems))[system_ids]
     controls = Controls(
         rtol=sweep.numbers("solver.rtol"),

@@ -184,7 +184,7 @@ def rigid_velocities(landing: Landing) -> dict[str, list[NDArray[np.float64]]]:
 def _durations(landing: Landing, alphas: NDArray[np.float64], window: float) -> NDArray[np.float64]:
     """``window`` time constants of the landing's impact at each α: the slowest rate of its limit law at the
     closed contacts, scaled by ``α^s``."""
-    law = limit_law(landing.model)
+    law = limit_law(landing.model).at_contacts(landing.closed)
     rate = min(law.rates(np.diag(landing.state.delassus)[0::2][landing.closed], landing.speed))
     return window / (rate * alphas**law.scale_exponent)
 

@@ -31,17 +31,19 @@ contact-space form.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import jax
 import jax.numpy as jnp
+import jax.tree_util as jtu
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, UNIT_INTERVAL, check_argument
-from regcontact.contact import AbstractNormalLaw, ContactModel
+from regcontact.contact import AbstractNormalLaw, ContactModel, check_per_contact, select_contacts
 from regcontact.rigid._checks import scalar
 from regcontact.rigid._impacts.impact_process import FrictionKind, ProcessOutcome, impact_process
 from regcontact.rigid._state import ContactState, as_contact_state
@@ -64,13 +66,24 @@ __all__ = [
 class LimitLaw:
     """The α-free contact law on the impact scale: the normal law with the terms that survive (the others set to
     zero), the friction during the impact (``"none"``, ``"viscous"`` with ``tangential_damping``, ``"coulomb"``),
-    the impact-scale exponent ``s``, and whether a spring survives (the contact opens at the end of the impact)."""
+    the impact-scale exponent ``s``, and whether a spring survives (the contact opens at the end of the impact).
+    Per-contact parameters stay per contact (``tangential_damping`` then an array); :meth:`at_contacts` keeps
+    those of some contacts."""
 
     normal: AbstractNormalLaw
     friction: FrictionKind
-    tangential_damping: float
+    tangential_damping: float | NDArray[np.float64]
     scale_exponent: float
     has_spring: bool
+
+    def at_contacts(self, index: NDArray[np.intp] | NDArray[np.bool_]) -> LimitLaw:
+        """The law at the contacts ``index`` (indices or a mask) only (a law of numbers comes back unchanged)."""
+        damping = self.tangential_damping
+        return dataclasses.replace(
+            self,
+            normal=select_contacts(self.normal, index),
+            tangential_damping=damping if np.ndim(damping) == 0 else np.asarray(damping)[index],
+        )
 
     def rates(self, normal_mass_inverse: NDArray[np.float64], speed: float) -> list[float]:
         """The inverse time scales of the normal law for contacts of inverse normal masses ``C_ii`` at impact
@@ -87,8 +100,9 @@ class LimitLaw:
 
 @jax.jit
 def _contact_forces(law: AbstractNormalLaw, gaps: jax.Array, rates: jax.Array) -> jax.Array:
-    """``law`` at every contact."""
-    return jax.vmap(law)(gaps, rates)
+    """``law`` at every contact: its numbers shared, its per-contact arrays mapped with the contacts."""
+    axes = jtu.tree_map(lambda leaf: 0 if jnp.ndim(leaf) > 0 else None, law)
+    return jax.vmap(lambda law, gap, rate: law(gap, rate), in_axes=(axes, 0, 0))(law, gaps, rates)
 
 
 def _check_model(model: object) -> None:
@@ -188,6 +202,9 @@ def compliant_limit_map(
     rtol = scalar("rtol", rtol, UNIT_INTERVAL)
     if not isinstance(law, LimitLaw):
         raise TypeError(f"law = {law!r}: expected a LimitLaw (limit_law(model))")
+    check_per_contact(law.normal, 1, "law.normal")
+    if np.size(law.tangential_damping) != 1:
+        raise ValueError(f"law.tangential_damping = {law.tangential_damping!r}: expected one value (one contact)")
     if not v < 0:
         raise ValueError(f"v = {v}: a landing needs an approaching contact (v < 0)")
     outcome = _process(np.array([[C, B], [B, A]]), np.array([mu]), np.array([[v, u]]), law, rtol)
@@ -202,9 +219,10 @@ def touchdown_lead(state: ContactState | AbstractSystem, model: ContactModel, to
     _check_model(model)
     check_argument("tol", tol, UNIT_INTERVAL)
     state = as_contact_state(state)
+    model.check_contacts(state.num_contacts)
     closed = np.flatnonzero(np.abs(state.gaps) <= tol * state.gap_scale)
     w = state.contact_velocity[closed]
-    law = limit_law(model)
+    law = limit_law(model).at_contacts(closed)
     speed = float(np.abs(w).max(initial=0.0))
     if speed == 0.0:
         return 0.0
@@ -216,19 +234,21 @@ def compliant_limit(
 ) -> tuple[ProcessOutcome, NDArray[np.float64]]:
     """The limit impact of ``model`` (:func:`limit_law`) at the closed contacts of ``state`` (a system: at its
     initial state), ``|g_n| ≤ tol`` of its length: the process's outcome over all ``k`` contacts (open ones with
-    zero impulse) and the generalised velocity after it, ``v⁺ = v + M⁻¹ Wᵀ P``. ``ValueError`` if no closed
+    zero impulse) and the generalised velocity after it, ``v⁺ = v + M⁻¹ Wᵀ P``. Per-contact parameters of
+    ``model`` act at their own contacts (one value per contact of ``state``, checked). ``ValueError`` if no closed
     contact approaches, or for a tolerance outside ``(0, 1)``; ``TypeError`` for a ``model`` that is no
     :class:`~regcontact.contact.ContactModel`."""
     _check_model(model)
     _check_tolerances(tol, rtol)
     state = as_contact_state(state)
+    model.check_contacts(state.num_contacts)
     closed = np.flatnonzero(np.abs(state.gaps) <= tol * state.gap_scale)
     w = state.contact_velocity
     if closed.size == 0 or not (w[closed, 0] < -tol * state.velocity_scale).any():
         raise ValueError("compliant_limit: no closed contact approaches (v_n < 0): no impact")
     rows = np.column_stack([2 * closed, 2 * closed + 1]).reshape(-1)
     G = state.delassus[np.ix_(rows, rows)]
-    outcome = _process(G, state.mu[closed], w[closed], limit_law(model), rtol)
+    outcome = _process(G, state.mu[closed], w[closed], limit_law(model).at_contacts(closed), rtol)
     impulses = np.zeros((state.num_contacts, 2))
     impulses[closed] = outcome.impulses
     velocity = w.copy()

@@ -77,7 +77,7 @@ def impact_process(
     velocity: ArrayLike,
     normal_force: NormalForce,
     friction: FrictionKind,
-    tangential_damping: float = 0.0,
+    tangential_damping: ArrayLike = 0.0,
     rates: ArrayLike = (),
     decays: bool = False,
     rtol: float = 1e-12,
@@ -85,7 +85,8 @@ def impact_process(
 ) -> ProcessOutcome:
     """Integrate the impact of the contacts with Delassus matrix ``delassus`` ``(2k, 2k)`` (positive definite),
     friction coefficients ``mu`` ``(k,)`` and incoming contact velocities ``velocity`` ``(k, 2)`` (``v_n, u_t``),
-    every contact at ``g = 0`` unless ``start_gaps`` (impact scale) says where each starts (module docstring).
+    every contact at ``g = 0`` unless ``start_gaps`` (impact scale) says where each starts (module docstring);
+    ``tangential_damping``: a number, or one per contact.
     ``rates``: the inverse time scales of the normal law (its
     slowest sets how long a decaying contact is first followed: 60 of them, then ten times longer as long as it
     decays, to 10⁴ times); ``decays``: the law has no spring, so
@@ -109,6 +110,10 @@ def impact_process(
     k = w0.shape[0]
     if G.shape != (2 * k, 2 * k) or mu_.shape != (k,):
         raise ValueError(f"delassus {G.shape}, mu {mu_.shape}: expected ({2 * k}, {2 * k}) and ({k},) for {k} contacts")
+    if np.shape(tangential_damping) not in ((), (k,)):
+        raise ValueError(
+            f"tangential_damping of shape {np.shape(tangential_damping)}: expected a number or ({k},) for {k} contacts"
+        )
     eigenvalues = np.linalg.eigvalsh(0.5 * (G + G.T))
     if eigenvalues.min() < -1e-12 * eigenvalues.max() or not np.all(np.diag(G)[0::2] > 0):
         raise ValueError("the Delassus matrix of the contacts taking part must be positive semi-definite")
@@ -181,7 +186,7 @@ def impact_process(
 class _Process:
     """The field and events of one impact process (module docstring)."""
 
-    def __init__(self, G: NDArray, mu: NDArray, normal: NormalForce, friction: FrictionKind, damping: float):
+    def __init__(self, G: NDArray, mu: NDArray, normal: NormalForce, friction: FrictionKind, damping: ArrayLike):
         self.G, self.mu, self.normal, self.friction, self.damping = G, mu, normal, friction, damping
         self.k = mu.shape[0]
         self.G_tt, self.G_tn = G[1::2, 1::2], G[1::2, 0::2]
