@@ -5,6 +5,7 @@ import json
 import math
 import re
 import shutil
+from pathlib import Path
 
 import matplotlib
 import numpy as np
@@ -21,12 +22,12 @@ from regcontact.studies import ConfigError, FinishedStudy, StudyResult  # noqa: 
 #: A tiny Table 1 study: three α, its rigid references and convergence analysis.
 ALPHAS = [1e3, 1e4, 1e5]
 
-#: The README's lines that load a finished study and plot it (``README`` is the lead's to paste; the same text).
-README_SNIPPET = """\
-import regcontact as rc
-results = rc.load_results("results/table1")  # what `regcontact run studies/table1.toml` wrote
-rc.plot.force_integrals(results)[0].figure.savefig("table1.png")  # ∫λ against α, Λ, δt·λ̃; also rc.plot.distances
-"""
+#: The README's Python block that loads a finished study and plots it, as the README shows it.
+README_SNIPPET = next(
+    block
+    for block in re.findall(r"```python\n(.*?)```", (Path(__file__).parents[2] / "README.md").read_text(), re.DOTALL)
+    if "rc.load_results" in block
+)
 
 
 @pytest.fixture(scope="module")
@@ -142,7 +143,8 @@ def test_the_readme_snippet_loads_and_plots_a_finished_study(finished, monkeypat
     """The README's three lines, run where ``results/table1`` is the tiny study's folder."""
     folder, _ = finished
     monkeypatch.chdir(folder.parents[1])
-    exec(README_SNIPPET, {})
+    assert len(README_SNIPPET.splitlines()) == 3
+    exec(README_SNIPPET, {"rc": rc})  # the README imports regcontact as rc above it
     assert (folder.parents[1] / "table1.png").stat().st_size > 0
     plt.close("all")
 
