@@ -73,13 +73,15 @@ def pass_through(
     ``passage.classify(system, reference)`` says what followed in each run.
 
     Arguments:
-        system: a one-contact system; contact: the contact laws and their α-exponents; alphas: the stiffness
-            multipliers, positive.
+        system: a one-contact system.
+        contact: the contact laws and their α-exponents.
+        alphas: the stiffness multipliers, positive.
         reference: the rigid prediction at the end of the slip, of the kind the system's tangent dimension takes.
         window: how long after the end of the slip each run goes on.
         samples: the samples of each run (default 400 at a jam, 300 at a crossing).
-        rtol, atol: the solver's tolerances (``atol`` default 1e-10 at a jam, 1e-12 at a crossing); max_steps: its
-            step budget.
+        rtol: the solver's relative tolerance.
+        atol: its absolute tolerance (default 1e-10 at a jam, 1e-12 at a crossing).
+        max_steps: its step budget.
 
     Returns:
         A :class:`JamPassage` or a :class:`CrossingPassage`. Concrete arguments are checked first (``ValueError`` or

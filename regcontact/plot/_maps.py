@@ -40,7 +40,8 @@ def outcome_map(results: FinishedStudy, x: str, y: str, where: Mapping[str, Any]
     Args:
         results: a finished sweep (:func:`~regcontact.load_results`) with the columns ``impulsive`` and
             ``end_mode``.
-        x, y: the swept columns on the two axes.
+        x: the swept column on the horizontal axis.
+        y: the swept column on the vertical axis.
         where: the values of any other swept key (e.g. ``{"alpha": 1e6}``), so that one row is left per cell.
         ax: the matplotlib axes (default: a new figure's).
 

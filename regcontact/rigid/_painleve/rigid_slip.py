@@ -44,7 +44,9 @@ def rigid_slip(
 
     Arguments:
         system: a one-contact system; the start must be in contact and slipping with ``p > 0 > b``.
-        q0, v0: the start (default: the system's initial state); t0: its time.
+        q0: the start's coordinates (default: the system's initial state).
+        v0: the start's velocities (default: the system's initial state).
+        t0: the start's time.
         s_max: the end of the integration in ``s`` (default 40 planar, 20 spatial).
         saves: samples uniform in ``s`` (planar: over ``[0, s_max]``; spatial: from the start to the end).
         jam_tolerance: a planar jam is ``p`` and ``b`` below this fraction of their start.
