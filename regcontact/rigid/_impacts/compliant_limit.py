@@ -41,9 +41,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, UNIT_INTERVAL, check_argument
-from regcontact.contact import AbstractNormalLaw, ContactModel
+from regcontact.contact import AbstractNormalLaw, AbstractPeakNormalLaw, ContactModel
 from regcontact.rigid._checks import scalar
-from regcontact.rigid._impacts.impact_process import FrictionKind, ProcessOutcome, impact_process
+from regcontact.rigid._impacts.impact_process import FrictionKind, PeakForce, ProcessOutcome, impact_process
 from regcontact.rigid._state import ContactState, as_contact_state
 from regcontact.systems.system import AbstractSystem
 
@@ -82,13 +82,33 @@ class LimitLaw:
         """The normal law on arrays of contacts (a numpy-in, numpy-out callable), compiled once per law class:
         the law is an argument of the compiled function, so a new law of the same class does not trace again."""
         normal = self.normal
+        if isinstance(normal, AbstractPeakNormalLaw):  # first loading: each contact at its deepest so far
+            return lambda gaps, rates: np.asarray(_peak_forces(normal, *_arrays(gaps, rates, np.maximum(-gaps, 0.0))))
         return lambda gaps, rates: np.asarray(_contact_forces(normal, jnp.asarray(gaps), jnp.asarray(rates)))
+
+    def peak_force(self) -> PeakForce | None:
+        """For a law with a memory (:class:`~regcontact.contact.AbstractPeakNormalLaw`), its force on arrays of
+        contacts given their deepest penetrations so far (as :meth:`force`); ``None`` for a memoryless law."""
+        normal = self.normal
+        if not isinstance(normal, AbstractPeakNormalLaw):
+            return None
+        return lambda gaps, rates, peaks: np.asarray(_peak_forces(normal, *_arrays(gaps, rates, peaks)))
+
+
+def _arrays(*values: ArrayLike) -> tuple[jax.Array, ...]:
+    return tuple(jnp.asarray(value, dtype=float) for value in values)
 
 
 @jax.jit
 def _contact_forces(law: AbstractNormalLaw, gaps: jax.Array, rates: jax.Array) -> jax.Array:
     """``law`` at every contact."""
     return jax.vmap(law)(gaps, rates)
+
+
+@jax.jit
+def _peak_forces(law: AbstractPeakNormalLaw, gaps: jax.Array, rates: jax.Array, peaks: jax.Array) -> jax.Array:
+    """``law`` at every contact after its peak."""
+    return jax.vmap(law.force)(gaps, rates, peaks)
 
 
 def _check_model(model: object) -> None:
@@ -169,7 +189,17 @@ def _process(G: NDArray, mu: NDArray, velocity: NDArray, law: LimitLaw, rtol: fl
     # start where the forces set in on the ballistic approach (every contact reaches g = 0 together at τ₀)
     gaps = -velocity[:, 0] * onset_time(law, velocity[:, 0], rates)
     return impact_process(
-        G, mu, velocity, law.force(), law.friction, law.tangential_damping, rates, not law.has_spring, rtol, gaps
+        G,
+        mu,
+        velocity,
+        law.force(),
+        law.friction,
+        law.tangential_damping,
+        rates,
+        not law.has_spring,
+        rtol,
+        gaps,
+        peak_force=law.peak_force(),
     )
 
 
