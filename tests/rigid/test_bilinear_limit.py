@@ -85,3 +85,62 @@ def test_independent_contacts_each_follow_their_own_map():
             rtol=1e-10,
             atol=1e-10,
         )
+
+
+def _chain_by_small_steps(masses, velocity, stiffness, restitution, step, duration):
+    """An independent integration of a frictionless chain of balls with bilinear springs between neighbours:
+    velocity Verlet in the balls' positions, each contact's peak a running maximum updated after every step (no
+    events). Returns the contacts' normal velocities and impulses at the end."""
+    n = len(masses)
+    W = np.zeros((n - 1, n))
+    for i in range(n - 1):
+        W[i, i : i + 2] = -1.0, 1.0
+    x, v, peaks, impulses = np.zeros(n), np.array(velocity, dtype=float), np.zeros(n - 1), np.zeros(n - 1)
+
+    def forces(x):
+        depth = -(W @ x)
+        deepest = np.maximum(peaks, depth)
+        unloaded = np.maximum(deepest - (deepest - depth) / restitution**2, 0.0)
+        return np.where(depth > 0, stiffness * unloaded, 0.0)
+
+    lam = forces(x)
+    for _ in range(int(duration / step)):
+        half = v + 0.5 * step * (W.T @ lam) / masses
+        x = x + step * half
+        new = forces(x)
+        v = half + 0.5 * step * (W.T @ new) / masses
+        impulses += 0.5 * step * (lam + new)
+        lam = new
+        depth = -(W @ x)
+        peaks = np.where(depth > 0, np.maximum(peaks, depth), 0.0)
+    return W @ v, impulses
+
+
+def test_a_chain_of_three_balls_agrees_with_an_independent_integration():
+    """A ball hits two at rest (the second contact starts closed without approaching: it is pressed in, turns and
+    unloads with its own peak): the process's velocities and impulses agree with small-step integration to its
+    own error (measured 8.7e-8 at step 5e-4, 1.1e-8 at 2.5e-4)."""
+    masses, velocity, r = np.array([1.0, 0.7, 1.3]), [1.0, 0.0, 0.0], 0.6
+    W = np.array([[-1.0, 1.0, 0.0], [0.0, -1.0, 1.0]])
+    G = np.zeros((4, 4))
+    G[0::2, 0::2] = W @ np.diag(1 / masses) @ W.T
+    G[1::2, 1::2] = np.eye(2)
+    law = limit_law(ContactModel(BilinearSpring(1.0, r), ViscousCoulomb(0.0)))
+    assert law.friction == "none"
+    w = W @ velocity
+    process = impact_process(
+        G,
+        [0.0, 0.0],
+        [[w[0], 0.0], [w[1], 0.0]],
+        law.force(),
+        law.friction,
+        rates=law.rates(np.diag(G)[0::2], 1.0),
+        peak_force=law.peak_force(),
+    )
+    assert process.ended == "opened"
+    speeds, impulses = _chain_by_small_steps(masses, velocity, 1.0, r, 5e-4, 12.0)
+    np.testing.assert_allclose(process.velocity[:, 0], speeds, atol=2e-7)
+    np.testing.assert_allclose(process.impulses[:, 0], impulses, atol=2e-7)
+    # momentum is kept; energy is lost (each contact returns r² of what it stored)
+    after = np.linalg.lstsq(np.vstack([W, masses]), np.append(process.velocity[:, 0], masses @ velocity), rcond=None)[0]
+    assert 0.5 * masses @ after**2 < 0.5 * masses @ np.square(velocity)
