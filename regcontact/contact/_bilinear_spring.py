@@ -64,8 +64,8 @@ class BilinearSpring(AbstractPeakNormalLaw):
         >>> law = BilinearSpring(stiffness=4.0, restitution=0.5)
         >>> float(law.force(-0.5, 0.0, 1.0))  # unloading from δ_max = 1: 4 − 16 · 0.5 < 0
         0.0
-        >>> float(law.force(-0.9, 0.0, 1.0))  # 4 − 16 · 0.1
-        2.4
+        >>> float(law.force(-0.875, 0.0, 1.0))  # 4 − 16 · 0.125
+        2.0
     """
 
     PARAMETERS: ClassVar[dict[str, str]] = {"stiffness": "positive", "restitution": "positive"}
