@@ -6,7 +6,15 @@ import numpy as np
 import pytest
 
 from regcontact.contact import BilinearSpring, ContactModel, ViscousCoulomb
-from regcontact.rigid import compliant_limit_map, darboux_keller_map, impact_process, limit_law
+from regcontact.rigid import (
+    compliant_limit,
+    compliant_limit_map,
+    darboux_keller,
+    darboux_keller_map,
+    impact_process,
+    limit_law,
+)
+from regcontact.systems import TwoPointRod
 
 
 def _model(stiffness, restitution):
@@ -144,3 +152,13 @@ def test_a_chain_of_three_balls_agrees_with_an_independent_integration():
     # momentum is kept; energy is lost (each contact returns r² of what it stored)
     after = np.linalg.lstsq(np.vstack([W, masses]), np.append(process.velocity[:, 0], masses @ velocity), rcond=None)[0]
     assert 0.5 * masses @ after**2 < 0.5 * masses @ np.square(velocity)
+
+
+def test_a_rod_landing_on_one_end_is_the_energetic_impact():
+    """Through a system's state: the two-point rod landing on one end (the other up), compliant_limit with the
+    bilinear spring gives Darboux–Keller's energetic velocities after the impact."""
+    rod = TwoPointRod(mu=0.3, phi0=0.4, height=0.0, vx0=0.6, vy0=-1.0, omega0=0.2)
+    outcome, after = compliant_limit(rod, _model(1.0, 0.7))
+    expected, expected_after = darboux_keller(rod, 0.7, "energetic")
+    assert outcome.ended == "opened" and expected.status == "ended"
+    np.testing.assert_allclose(after, expected_after, rtol=1e-10, atol=1e-10)
