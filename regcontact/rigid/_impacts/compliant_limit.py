@@ -44,6 +44,7 @@ from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, UNIT_INTE
 from regcontact.contact import AbstractNormalLaw, AbstractPeakNormalLaw, ContactModel
 from regcontact.rigid._checks import scalar
 from regcontact.rigid._impacts.impact_process import FrictionKind, PeakForce, ProcessOutcome, impact_process
+from regcontact.rigid._impacts.without_collision import iwc_start, seeded_velocity
 from regcontact.rigid._state import ContactState, as_contact_state
 from regcontact.systems.system import AbstractSystem
 
@@ -181,9 +182,15 @@ def onset_time(law: LimitLaw, normal_velocity: ArrayLike, rates: Sequence[float]
     return high
 
 
-def _process(G: NDArray, mu: NDArray, velocity: NDArray, law: LimitLaw, rtol: float) -> ProcessOutcome:
+def _process(
+    G: NDArray, mu: NDArray, velocity: NDArray, law: LimitLaw, rtol: float, growth: NDArray | None = None
+) -> ProcessOutcome:
+    """The limit impact of the contacts; ``growth``: the ``|p_ii|`` of the contacts seeded for an impact without
+    collision, whose rates (those of an approach with ``C_ii = |p_ii|``) set how long their growth is followed."""
     speed = float(np.abs(velocity).max())
     rates = law.rates(np.diag(G)[0::2], speed)
+    if growth is not None:
+        rates = rates + law.rates(growth, speed)
     if law.friction == "viscous":
         rates = rates + [r for r in law.tangential_damping * np.diag(G)[1::2] if r > 0]
     # start where the forces set in on the ballistic approach (every contact reaches g = 0 together at τ₀)
@@ -207,9 +214,11 @@ def compliant_limit_map(
     A: float, B: float, C: float, mu: float, u: float, v: float, law: LimitLaw, rtol: float = 1e-12
 ) -> LimitImpact:
     """The limit impact of one contact in contact-space form (``A > 0``, ``AC > B²``) from touch-down with
-    ``(u⁻, v⁻)``, ``v⁻ < 0``, under ``law`` (:func:`limit_law`): ``u' = A λ_T + B λ_N``, ``v' = B λ_T + C λ_N``,
-    ``g' = v`` on the impact scale, integrated to the end of the impact. ``μ ≥ 0`` and every argument finite
-    (``ValueError`` naming the first that is not)."""
+    ``(u⁻, v⁻)``, ``v⁻ ≤ 0``, under ``law`` (:func:`limit_law`): ``u' = A λ_T + B λ_N``, ``v' = B λ_T + C λ_N``,
+    ``g' = v`` on the impact scale, integrated to the end of the impact. ``v⁻ = 0`` is an impact without collision
+    (:mod:`~regcontact.rigid._impacts.without_collision`): the contact must press itself in (``p = C − sμB < 0``
+    in the mode its impulse gives it; ``ValueError`` in one line otherwise) and starts from a seed. ``μ ≥ 0`` and
+    every argument finite (``ValueError`` naming the first that is not)."""
     A, B, C = (scalar(name, value, FINITE) for name, value in (("A", A), ("B", B), ("C", C)))
     if not (A > 0 and A * C > B * B):
         raise ValueError(f"A = {A}, B = {B}, C = {C}: the Delassus matrix [[A, B], [B, C]] must be positive definite")
@@ -218,10 +227,15 @@ def compliant_limit_map(
     rtol = scalar("rtol", rtol, UNIT_INTERVAL)
     if not isinstance(law, LimitLaw):
         raise TypeError(f"law = {law!r}: expected a LimitLaw (limit_law(model))")
-    if not v < 0:
-        raise ValueError(f"v = {v}: a landing needs an approaching contact (v < 0)")
-    outcome = _process(np.array([[C, B], [B, A]]), np.array([mu]), np.array([[v, u]]), law, rtol)
+    if v > 0:
+        raise ValueError(f"v = {v}: the contact separates, no impact (expected v ≤ 0)")
+    G, mus, w, growth = np.array([[C, B], [B, A]]), np.array([mu]), np.array([[v, u]]), None
+    if v == 0:
+        w, growth = seeded_velocity(G, mus, w, None, "compliant_limit_map")
+    outcome = _process(G, mus, w, law, rtol, growth)
     (v_end, u_end), (impulse_n, impulse_t) = outcome.velocity[0], outcome.impulses[0]
+    if growth is not None:  # where the impulses take the unseeded velocities
+        v_end, u_end = C * impulse_n + B * impulse_t, u + B * impulse_n + A * impulse_t
     return LimitImpact(float(u_end), float(v_end), float(impulse_n), float(impulse_t), outcome.ended)
 
 
@@ -242,27 +256,42 @@ def touchdown_lead(state: ContactState | AbstractSystem, model: ContactModel, to
 
 
 def compliant_limit(
-    state: ContactState | AbstractSystem, model: ContactModel, tol: float = 1e-9, rtol: float = 1e-12
+    state: ContactState | AbstractSystem,
+    model: ContactModel,
+    tol: float = 1e-9,
+    rtol: float = 1e-12,
+    case: str | None = None,
 ) -> tuple[ProcessOutcome, NDArray[np.float64]]:
     """The limit impact of ``model`` (:func:`limit_law`) at the closed contacts of ``state`` (a system: at its
     initial state), ``|g_n| ≤ tol`` of its length: the process's outcome over all ``k`` contacts (open ones with
-    zero impulse) and the generalised velocity after it, ``v⁺ = v + M⁻¹ Wᵀ P``. ``ValueError`` if no closed
-    contact approaches, or for a tolerance outside ``(0, 1)``; ``TypeError`` for a ``model`` that is no
-    :class:`~regcontact.contact.ContactModel`."""
+    zero impulse) and the generalised velocity after it, ``v⁺ = v + M⁻¹ Wᵀ P``.
+
+    Where no closed contact approaches, an impact without collision at the closed contacts at rest normally
+    (:mod:`~regcontact.rigid._impacts.without_collision`): ``case`` says which of them take the impulse (``"I"``)
+    and which lift off (``"F"``), in order (``"IF"``, ``"FI"``, ``"II"``); ``None`` takes the one consistent case.
+    ``ValueError`` in one line if there is no impact (nothing approaches or presses itself in), if several cases
+    are possible and ``case`` is not given, or for a tolerance outside ``(0, 1)``; ``TypeError`` for a ``model``
+    that is no :class:`~regcontact.contact.ContactModel`."""
     _check_model(model)
     _check_tolerances(tol, rtol)
     state = as_contact_state(state)
     closed = np.flatnonzero(np.abs(state.gaps) <= tol * state.gap_scale)
     w = state.contact_velocity
-    if closed.size == 0 or not (w[closed, 0] < -tol * state.velocity_scale).any():
+    if closed.size == 0:
         raise ValueError("compliant_limit: no closed contact approaches (v_n < 0): no impact")
     rows = np.column_stack([2 * closed, 2 * closed + 1]).reshape(-1)
-    G = state.delassus[np.ix_(rows, rows)]
-    outcome = _process(G, state.mu[closed], w[closed], limit_law(model), rtol)
+    G_closed = state.delassus[np.ix_(rows, rows)]
+    start, growth = iwc_start(
+        G_closed, state.mu[closed], w[closed], tol * state.velocity_scale, case, "compliant_limit"
+    )
+    outcome = _process(G_closed, state.mu[closed], start, limit_law(model), rtol, growth)
     impulses = np.zeros((state.num_contacts, 2))
     impulses[closed] = outcome.impulses
     velocity = w.copy()
-    velocity[closed] = outcome.velocity
+    # an impact without collision ends where its impulses take the unseeded velocities
+    velocity[closed] = (
+        outcome.velocity if growth is None else w[closed] + (G_closed @ outcome.impulses.reshape(-1)).reshape(-1, 2)
+    )
     full = ProcessOutcome(velocity, impulses, outcome.ended, outcome.segments)
     return full, state.velocity_after(impulses)
 
