@@ -2,10 +2,12 @@
 Darboux–Keller lines, the compliant limit against the map, two contacts (Sec. 6.3's IF, FI, II) against the
 single-contact map and Table 4's closed-form conditions, and Hogan & Kristiansen's boundary against an integration."""
 
+import jax.numpy as jnp
 import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
+from regcontact.compliant import Controls, SolveSettings, solve
 from regcontact.contact import BilinearSpring, ContactModel, SpringDamper, ViscousCoulomb
 from regcontact.rigid import (
     ContactState,
@@ -20,7 +22,7 @@ from regcontact.rigid import (
 from regcontact.rigid._impacts.darboux_keller import contact_space_energy
 from regcontact.rigid._impacts.without_collision import cases_of, realised_case
 from regcontact.stability import impacts_without_collision
-from regcontact.systems import ReducedTwoContact
+from regcontact.systems import ReducedSingleContact, ReducedTwoContact
 
 COULOMB = ViscousCoulomb(1.5)  # γ_t ∝ α^1.5, faster than the impact: Coulomb's law during it
 
@@ -67,6 +69,26 @@ def test_one_contact_closed_form():
     assert found.ended == "rest"
     assert found.normal_impulse == pytest.approx(compression, rel=1e-8)  # the seed: 1e-10 of the slip speed
     assert found.tangential_impulse == pytest.approx(-mu * slip_impulse - B / A * stick_impulse, rel=1e-8)
+
+
+def test_the_compliant_model_converges_to_the_limit_through_an_iwc():
+    """Preclik & Rüde's model (k_n = γ_n = γ_t = α) on a contact at rest slipping into Painlevé's inconsistent case
+    (v = 0, p < 0, b < 0): the finite force b starts the impulse the limit law seeds, and the velocities after
+    the impact layer (t = 300/α: the growth from b's small penetration takes a few ln α) approach the limit at
+    order 1 in α (measured 4.7e-4, 4.7e-5, 4.7e-6 at α = 1e4, 1e5, 1e6)."""
+    A, B, C, mu, u = 1.0, 0.9, 1.0, 1.5, 1.0
+    model = ContactModel(SpringDamper(1.0, 1.0), ViscousCoulomb(1.0))
+    limit = compliant_limit_map(A, B, C, mu, u, 0.0, limit_law(model))
+    assert limit.ended == "rest" and limit.normal_impulse > 1.0
+    system = ReducedSingleContact(a=0.0, b=-1.0, A=A, B=B, C=C, mu=mu, slip0=u, normal_velocity0=0.0)
+    distances = []
+    for alpha in (1e4, 1e5, 1e6):
+        run = solve(system, model, jnp.asarray(alpha), Controls(t_max=300.0 / alpha), SolveSettings(events=()))
+        assert bool(run.ok)
+        u_end, v_end = np.asarray(run.state_end.v)
+        distances.append(max(abs(u_end - limit.u), abs(v_end - limit.v)))
+    orders = -np.diff(np.log10(distances))
+    assert np.all((orders > 0.9) & (orders < 1.1)), distances
 
 
 @pytest.mark.parametrize("form", _iwc_forms(3))
@@ -165,6 +187,9 @@ def test_double_impact_invariants():
         assert (P_n > 0).all() and (np.abs(P_t) <= state.mu * P_n * (1 + 1e-9)).all()
         assert state.kinetic_energy(velocity) <= state.kinetic_energy() * (1 + 1e-9)
         assert (outcome.velocity[:, 0] >= -1e-9).all()
+    # Darboux–Keller's sharing of a plastic impact is that of equal dampers: the damper limit of a contact model
+    plastic, damped = darboux_keller(state)[0], compliant_limit(state, _damper())[0]
+    np.testing.assert_allclose(damped.impulses, plastic.impulses, rtol=1e-8)
 
 
 def test_cases_agree_with_table_4s_closed_forms():

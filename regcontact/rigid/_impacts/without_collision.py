@@ -26,7 +26,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, check_argument
+from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, UNIT_INTERVAL, check_argument
+from regcontact.rigid._state import ContactState, as_contact_state
+from regcontact.systems.system import AbstractSystem
 
 __all__ = [
     "SEED",
@@ -124,13 +126,12 @@ def cases_of(P: NDArray) -> tuple[str, ...]:
     return tuple(_case_string(s, k) for s in subsets if _consistent(P, s))
 
 
-def iwc_cases(state, tol: float = 1e-9) -> IWCCases:
+def iwc_cases(state: ContactState | AbstractSystem, tol: float = 1e-9) -> IWCCases:
     """The impacts without collision at the closed contacts of ``state`` (a
     :class:`~regcontact.rigid.ContactState` or a system at its initial state), ``|g_n| ≤ tol`` of its length, each
     at rest normally (``|v_n| ≤ tol`` of the velocity scale): :class:`IWCCases`. ``ValueError`` in one line if a
     closed contact approaches or separates (an ordinary impact, or none), or none is closed."""
-    from regcontact.rigid._state import as_contact_state
-
+    check_argument("tol", tol, UNIT_INTERVAL)
     state = as_contact_state(state)
     closed = np.flatnonzero(np.abs(state.gaps) <= tol * state.gap_scale)
     if closed.size == 0:
