@@ -23,6 +23,7 @@ from regcontact.rigid._impacts.darboux_keller import contact_space_energy
 from regcontact.rigid._impacts.without_collision import cases_of, realised_case
 from regcontact.stability import impacts_without_collision
 from regcontact.systems import ReducedSingleContact, ReducedTwoContact
+from regcontact.systems.legged_body import TwoLeggedBody
 
 COULOMB = ViscousCoulomb(1.5)  # γ_t ∝ α^1.5, faster than the impact: Coulomb's law during it
 
@@ -226,3 +227,26 @@ def test_hogan_kristiansen_boundary(p, b, k, c):
     assert _digs_in(p, b, k, c, v_star * (1 + 1e-6)) and not _digs_in(p, b, k, c, v_star * (1 - 1e-6))
     with pytest.raises(ValueError, match="p = 0.5"):
         iwc_liftoff_velocity(0.5, b, k, c)
+
+
+@pytest.mark.parametrize(("vx", "case"), [(1.0, "FI"), (-1.0, "IF")])
+def test_a_tall_body_sliding_on_two_legs_trips_over_its_leading_leg(vx, case):
+    """A narrow body (legs ±0.3 below a centre of mass 2 high) sliding at μ = 1: friction at the leading leg tips
+    the body onto it (its p < 0) and lifts the trailing one, the only consistent case; the leading leg's impact
+    is its own single-contact map (Poisson r = 0, and the bilinear spring's energetic r = 0.5), the trailing leg
+    lifts off, and no energy is gained."""
+    body = TwoLeggedBody(legs=((-0.3, -2.0), (0.3, -2.0)), mu=(1.0, 1.0), vx0=vx)
+    state = ContactState.from_system(body)
+    assert iwc_cases(state).cases == (case,)
+    leading = case.index("I")
+    G, w = state.delassus, state.contact_velocity
+    n, t = 2 * leading, 2 * leading + 1
+    for r, (outcome, velocity) in ((0.0, darboux_keller(state)), (0.5, compliant_limit(state, _bilinear(0.5)))):
+        law = "poisson" if r == 0.0 else "energetic"
+        expected = darboux_keller_map(G[t, t], G[t, n], G[n, n], 1.0, w[leading, 1], 0.0, r, law)
+        np.testing.assert_allclose(
+            outcome.impulses[leading], [expected.normal_impulse, expected.tangential_impulse], 1e-8
+        )
+        assert realised_case(outcome.impulses) == case
+        assert (state.jacobian_matrix @ velocity).reshape(-1, 2)[1 - leading, 0] > 0  # the trailing leg lifts off
+        assert state.kinetic_energy(velocity) < state.kinetic_energy()
