@@ -1,6 +1,10 @@
 """Compliant contact laws as JAX modules, and how their parameters scale with the stiffness multiplier α
 (``docs/systems.md``, "Contact laws")."""
 
+from regcontact.contact._bilinear_spring import (
+    AbstractPeakNormalLaw as AbstractPeakNormalLaw,
+    BilinearSpring as BilinearSpring,
+)
 from regcontact.contact._contact_model import (
     ContactModel as ContactModel,
     default_exponents as default_exponents,

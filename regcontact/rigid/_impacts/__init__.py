@@ -38,3 +38,8 @@ from regcontact.rigid._impacts.impact_process import (
     ProcessOutcome as ProcessOutcome,
     impact_process as impact_process,
 )
+from regcontact.rigid._impacts.without_collision import (
+    IWCCases as IWCCases,
+    iwc_cases as iwc_cases,
+    iwc_liftoff_velocity as iwc_liftoff_velocity,
+)

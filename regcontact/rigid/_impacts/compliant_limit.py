@@ -43,9 +43,16 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, UNIT_INTERVAL, check_argument
-from regcontact.contact import AbstractNormalLaw, ContactModel, check_per_contact, select_contacts
+from regcontact.contact import (
+    AbstractNormalLaw,
+    AbstractPeakNormalLaw,
+    ContactModel,
+    check_per_contact,
+    select_contacts,
+)
 from regcontact.rigid._checks import scalar
-from regcontact.rigid._impacts.impact_process import FrictionKind, ProcessOutcome, impact_process
+from regcontact.rigid._impacts.impact_process import FrictionKind, PeakForce, ProcessOutcome, impact_process
+from regcontact.rigid._impacts.without_collision import iwc_start, seeded_velocity
 from regcontact.rigid._state import ContactState, as_contact_state
 from regcontact.systems.system import AbstractSystem
 
@@ -95,7 +102,21 @@ class LimitLaw:
         """The normal law on arrays of contacts (a numpy-in, numpy-out callable), compiled once per law class:
         the law is an argument of the compiled function, so a new law of the same class does not trace again."""
         normal = self.normal
+        if isinstance(normal, AbstractPeakNormalLaw):  # first loading: each contact at its deepest so far
+            return lambda gaps, rates: np.asarray(_peak_forces(normal, *_arrays(gaps, rates, np.maximum(-gaps, 0.0))))
         return lambda gaps, rates: np.asarray(_contact_forces(normal, jnp.asarray(gaps), jnp.asarray(rates)))
+
+    def peak_force(self) -> PeakForce | None:
+        """For a law with a memory (:class:`~regcontact.contact.AbstractPeakNormalLaw`), its force on arrays of
+        contacts given their deepest penetrations so far (as :meth:`force`); ``None`` for a memoryless law."""
+        normal = self.normal
+        if not isinstance(normal, AbstractPeakNormalLaw):
+            return None
+        return lambda gaps, rates, peaks: np.asarray(_peak_forces(normal, *_arrays(gaps, rates, peaks)))
+
+
+def _arrays(*values: ArrayLike) -> tuple[jax.Array, ...]:
+    return tuple(jnp.asarray(value, dtype=float) for value in values)
 
 
 @jax.jit
@@ -103,6 +124,15 @@ def _contact_forces(law: AbstractNormalLaw, gaps: jax.Array, rates: jax.Array) -
     """``law`` at every contact: its numbers shared, its per-contact arrays mapped with the contacts."""
     axes = jtu.tree_map(lambda leaf: 0 if jnp.ndim(leaf) > 0 else None, law)
     return jax.vmap(lambda law, gap, rate: law(gap, rate), in_axes=(axes, 0, 0))(law, gaps, rates)
+
+
+@jax.jit
+def _peak_forces(law: AbstractPeakNormalLaw, gaps: jax.Array, rates: jax.Array, peaks: jax.Array) -> jax.Array:
+    """``law`` at every contact after its peak: its numbers shared, its per-contact arrays mapped with the contacts."""
+    axes = jtu.tree_map(lambda leaf: 0 if jnp.ndim(leaf) > 0 else None, law)
+    return jax.vmap(lambda law, gap, rate, peak: law.force(gap, rate, peak), in_axes=(axes, 0, 0, 0))(
+        law, gaps, rates, peaks
+    )
 
 
 def _check_model(model: object) -> None:
@@ -175,15 +205,31 @@ def onset_time(law: LimitLaw, normal_velocity: ArrayLike, rates: Sequence[float]
     return high
 
 
-def _process(G: NDArray, mu: NDArray, velocity: NDArray, law: LimitLaw, rtol: float) -> ProcessOutcome:
+def _process(
+    G: NDArray, mu: NDArray, velocity: NDArray, law: LimitLaw, rtol: float, growth: NDArray | None = None
+) -> ProcessOutcome:
+    """The limit impact of the contacts; ``growth``: the ``|p_ii|`` of the contacts seeded for an impact without
+    collision, whose rates (those of an approach with ``C_ii = |p_ii|``) set how long their growth is followed."""
     speed = float(np.abs(velocity).max())
     rates = law.rates(np.diag(G)[0::2], speed)
+    if growth is not None:
+        rates = rates + law.rates(growth, speed)
     if law.friction == "viscous":
         rates = rates + [r for r in law.tangential_damping * np.diag(G)[1::2] if r > 0]
     # start where the forces set in on the ballistic approach (every contact reaches g = 0 together at τ₀)
     gaps = -velocity[:, 0] * onset_time(law, velocity[:, 0], rates)
     return impact_process(
-        G, mu, velocity, law.force(), law.friction, law.tangential_damping, rates, not law.has_spring, rtol, gaps
+        G,
+        mu,
+        velocity,
+        law.force(),
+        law.friction,
+        law.tangential_damping,
+        rates,
+        not law.has_spring,
+        rtol,
+        gaps,
+        peak_force=law.peak_force(),
     )
 
 
@@ -191,9 +237,11 @@ def compliant_limit_map(
     A: float, B: float, C: float, mu: float, u: float, v: float, law: LimitLaw, rtol: float = 1e-12
 ) -> LimitImpact:
     """The limit impact of one contact in contact-space form (``A > 0``, ``AC > B²``) from touch-down with
-    ``(u⁻, v⁻)``, ``v⁻ < 0``, under ``law`` (:func:`limit_law`): ``u' = A λ_T + B λ_N``, ``v' = B λ_T + C λ_N``,
-    ``g' = v`` on the impact scale, integrated to the end of the impact. ``μ ≥ 0`` and every argument finite
-    (``ValueError`` naming the first that is not)."""
+    ``(u⁻, v⁻)``, ``v⁻ ≤ 0``, under ``law`` (:func:`limit_law`): ``u' = A λ_T + B λ_N``, ``v' = B λ_T + C λ_N``,
+    ``g' = v`` on the impact scale, integrated to the end of the impact. ``v⁻ = 0`` is an impact without collision
+    (:mod:`~regcontact.rigid._impacts.without_collision`): the contact must press itself in (``p = C − sμB < 0``
+    in the mode its impulse gives it; ``ValueError`` in one line otherwise) and starts from a seed. ``μ ≥ 0`` and
+    every argument finite (``ValueError`` naming the first that is not)."""
     A, B, C = (scalar(name, value, FINITE) for name, value in (("A", A), ("B", B), ("C", C)))
     if not (A > 0 and A * C > B * B):
         raise ValueError(f"A = {A}, B = {B}, C = {C}: the Delassus matrix [[A, B], [B, C]] must be positive definite")
@@ -205,10 +253,15 @@ def compliant_limit_map(
     check_per_contact(law.normal, 1, "law.normal")
     if np.size(law.tangential_damping) != 1:
         raise ValueError(f"law.tangential_damping = {law.tangential_damping!r}: expected one value (one contact)")
-    if not v < 0:
-        raise ValueError(f"v = {v}: a landing needs an approaching contact (v < 0)")
-    outcome = _process(np.array([[C, B], [B, A]]), np.array([mu]), np.array([[v, u]]), law, rtol)
+    if v > 0:
+        raise ValueError(f"v = {v}: the contact separates, no impact (expected v ≤ 0)")
+    G, mus, w, growth = np.array([[C, B], [B, A]]), np.array([mu]), np.array([[v, u]]), None
+    if v == 0:
+        w, growth = seeded_velocity(G, mus, w, None, "compliant_limit_map")
+    outcome = _process(G, mus, w, law, rtol, growth)
     (v_end, u_end), (impulse_n, impulse_t) = outcome.velocity[0], outcome.impulses[0]
+    if growth is not None:  # where the impulses take the unseeded velocities
+        v_end, u_end = C * impulse_n + B * impulse_t, u + B * impulse_n + A * impulse_t
     return LimitImpact(float(u_end), float(v_end), float(impulse_n), float(impulse_t), outcome.ended)
 
 
@@ -230,29 +283,44 @@ def touchdown_lead(state: ContactState | AbstractSystem, model: ContactModel, to
 
 
 def compliant_limit(
-    state: ContactState | AbstractSystem, model: ContactModel, tol: float = 1e-9, rtol: float = 1e-12
+    state: ContactState | AbstractSystem,
+    model: ContactModel,
+    tol: float = 1e-9,
+    rtol: float = 1e-12,
+    case: str | None = None,
 ) -> tuple[ProcessOutcome, NDArray[np.float64]]:
     """The limit impact of ``model`` (:func:`limit_law`) at the closed contacts of ``state`` (a system: at its
     initial state), ``|g_n| ≤ tol`` of its length: the process's outcome over all ``k`` contacts (open ones with
     zero impulse) and the generalised velocity after it, ``v⁺ = v + M⁻¹ Wᵀ P``. Per-contact parameters of
-    ``model`` act at their own contacts (one value per contact of ``state``, checked). ``ValueError`` if no closed
-    contact approaches, or for a tolerance outside ``(0, 1)``; ``TypeError`` for a ``model`` that is no
-    :class:`~regcontact.contact.ContactModel`."""
+    ``model`` act at their own contacts (one value per contact of ``state``, checked).
+
+    Where no closed contact approaches, an impact without collision at the closed contacts at rest normally
+    (:mod:`~regcontact.rigid._impacts.without_collision`): ``case`` says which of them take the impulse (``"I"``)
+    and which lift off (``"F"``), in order (``"IF"``, ``"FI"``, ``"II"``); ``None`` takes the one consistent case.
+    ``ValueError`` in one line if there is no impact (nothing approaches or presses itself in), if several cases
+    are possible and ``case`` is not given, or for a tolerance outside ``(0, 1)``; ``TypeError`` for a ``model``
+    that is no :class:`~regcontact.contact.ContactModel`."""
     _check_model(model)
     _check_tolerances(tol, rtol)
     state = as_contact_state(state)
     model.check_contacts(state.num_contacts)
     closed = np.flatnonzero(np.abs(state.gaps) <= tol * state.gap_scale)
     w = state.contact_velocity
-    if closed.size == 0 or not (w[closed, 0] < -tol * state.velocity_scale).any():
+    if closed.size == 0:
         raise ValueError("compliant_limit: no closed contact approaches (v_n < 0): no impact")
     rows = np.column_stack([2 * closed, 2 * closed + 1]).reshape(-1)
-    G = state.delassus[np.ix_(rows, rows)]
-    outcome = _process(G, state.mu[closed], w[closed], limit_law(model).at_contacts(closed), rtol)
+    G_closed = state.delassus[np.ix_(rows, rows)]
+    start, growth = iwc_start(
+        G_closed, state.mu[closed], w[closed], tol * state.velocity_scale, case, "compliant_limit"
+    )
+    outcome = _process(G_closed, state.mu[closed], start, limit_law(model).at_contacts(closed), rtol, growth)
     impulses = np.zeros((state.num_contacts, 2))
     impulses[closed] = outcome.impulses
     velocity = w.copy()
-    velocity[closed] = outcome.velocity
+    # an impact without collision ends where its impulses take the unseeded velocities
+    velocity[closed] = (
+        outcome.velocity if growth is None else w[closed] + (G_closed @ outcome.impulses.reshape(-1)).reshape(-1, 2)
+    )
     full = ProcessOutcome(velocity, impulses, outcome.ended, outcome.segments)
     return full, state.velocity_after(impulses)
 

@@ -38,6 +38,7 @@ from numpy.typing import NDArray
 from regcontact._argument_checks import FINITE, NONNEGATIVE, UNIT_INTERVAL, check_argument
 from regcontact.rigid._checks import RESTITUTION, scalar
 from regcontact.rigid._impacts.impact_process import ProcessOutcome, impact_process
+from regcontact.rigid._impacts.without_collision import iwc_start
 from regcontact.rigid._state import ContactState, as_contact_state
 from regcontact.systems.system import AbstractSystem
 
@@ -247,6 +248,7 @@ def darboux_keller(
     restitution: float = 0.0,
     law: RestitutionLaw = "poisson",
     tol: float = 1e-9,
+    case: str | None = None,
 ) -> tuple[ImpactOutcome | ProcessOutcome, NDArray[np.float64]]:
     """The Darboux–Keller impact at the closed contacts of a state (a system: at its initial state), ``|g_n| ≤
     tol`` of its length, and the generalised velocity after it, ``v⁺ = v + M⁻¹ Wᵀ P``.
@@ -259,7 +261,12 @@ def darboux_keller(
     faster than the impact), integrated with Coulomb friction until the contacts come to rest
     (:func:`~regcontact.rigid.impact_process`; a :class:`~regcontact.rigid.impact_process.
     ProcessOutcome`); a positive restitution needs a compliance model (``compliant_limit``) and is refused.
-    ``ValueError`` where no closed contact approaches, or for arguments out of range.
+
+    Impacts without collision (:mod:`~regcontact.rigid._impacts.without_collision`): one closed contact at
+    ``v⁻ = 0`` is the map's (an impulse if ``p < 0``, else ``status = "no_impact"``); several, none approaching,
+    start from a seed at the contacts ``case`` marks ``"I"`` (``"IF"``, ``"FI"``, ``"II"``; ``None``: the one
+    consistent case). ``ValueError`` in one line where several closed contacts have no impact (none approaches
+    or presses itself in), several cases are possible and ``case`` is not given, or for arguments out of range.
     """
     check_argument("restitution", restitution, RESTITUTION)
     check_argument("tol", tol, UNIT_INTERVAL)
@@ -284,22 +291,17 @@ def darboux_keller(
             f"darboux_keller: restitution = {restitution} at {closed.size} closed contacts: how a restitution is "
             "shared needs the contacts' compliances (use the compliant_limit impact law with a contact model)"
         )
-    if not (w[closed, 0] < -tol * state.velocity_scale).any():
-        raise ValueError("darboux_keller: no closed contact approaches (v_n < 0): no impact")
     rows = np.column_stack([2 * closed, 2 * closed + 1]).reshape(-1)
     G_closed = G[np.ix_(rows, rows)]
-    process = impact_process(
-        G_closed,
-        state.mu[closed],
-        w[closed],
-        _equal_dampers,
-        "coulomb",
-        rates=np.diag(G_closed)[0::2],
-        decays=True,
-    )
+    start, growth = iwc_start(G_closed, state.mu[closed], w[closed], tol * state.velocity_scale, case, "darboux_keller")
+    rates = np.diag(G_closed)[0::2] if growth is None else np.concatenate([np.diag(G_closed)[0::2], growth])
+    process = impact_process(G_closed, state.mu[closed], start, _equal_dampers, "coulomb", rates=rates, decays=True)
     impulses[closed] = process.impulses
     velocity = w.copy()
-    velocity[closed] = process.velocity
+    # an impact without collision ends where its impulses take the unseeded velocities
+    velocity[closed] = (
+        process.velocity if growth is None else w[closed] + (G_closed @ process.impulses.reshape(-1)).reshape(-1, 2)
+    )
     return ProcessOutcome(velocity, impulses, process.ended, process.segments), state.velocity_after(impulses)
 
 

@@ -45,6 +45,8 @@ SlipMode = Literal["S+", "S-", "T"]
 
 #: Normal forces of the contacts from their gaps and normal velocities (vectorised over the contacts).
 NormalForce = Callable[[NDArray[np.float64], NDArray[np.float64]], NDArray[np.float64]]
+#: The same for a law with a memory: also from each contact's deepest penetration so far (its peak).
+PeakForce = Callable[[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]], NDArray[np.float64]]
 
 #: Segments at most (each ends at a slip-stick change, a reversal or an opening contact).
 MAX_SEGMENTS = 200
@@ -82,6 +84,7 @@ def impact_process(
     decays: bool = False,
     rtol: float = 1e-12,
     start_gaps: ArrayLike | None = None,
+    peak_force: PeakForce | None = None,
 ) -> ProcessOutcome:
     """Integrate the impact of the contacts with Delassus matrix ``delassus`` ``(2k, 2k)`` (positive definite),
     friction coefficients ``mu`` ``(k,)`` and incoming contact velocities ``velocity`` ``(k, 2)`` (``v_n, u_t``),
@@ -91,7 +94,13 @@ def impact_process(
     slowest sets how long a decaying contact is first followed: 60 of them, then ten times longer as long as it
     decays, to 10⁴ times); ``decays``: the law has no spring, so
     the closed contacts come to rest and the process ends when their normal velocities are at round-off. Every
-    value finite, ``μ ≥ 0``, ``0 < rtol < 1``: ``ValueError`` naming the first that is not."""
+    value finite, ``μ ≥ 0``, ``0 < rtol < 1``: ``ValueError`` naming the first that is not.
+
+    ``peak_force``: a law with a memory (:class:`~regcontact.contact.AbstractPeakNormalLaw`) in place of
+    ``normal_force``, given each contact's deepest penetration so far. The peaks are held fixed in a segment and
+    set at events: a loading contact whose normal velocity turns (``v_n`` rising through zero) records its
+    penetration and unloads; an unloading one that is pressed back to its peak loads again; a contact that opens
+    forgets its peak."""
     from scipy.integrate import solve_ivp  # imported here: importing the package need not wait for SciPy
 
     G = np.asarray(delassus, dtype=float)
@@ -128,9 +137,12 @@ def impact_process(
     horizon = first_horizon = 60.0 / min(positive_rates)
     zero = 1e-12 * speed
     w0 = np.where(np.abs(w0) <= zero, 0.0, w0)  # a contact at rest to round-off neither approaches nor slips
-    run = _Process(G, mu_, normal_force, friction, tangential_damping)
-    # state: gaps (k), contact velocities (2k, v_n and u_t interleaved), impulses (2k)
     start = np.zeros(k) if start_gaps is None else np.asarray(start_gaps, dtype=float).reshape(k)
+    # a penetration's round-off: 1e-12 of the impact's (speed × its slowest time scale)
+    peaks = None if peak_force is None else _Peaks(np.maximum(-start, 0.0), 1e-12 * speed / min(positive_rates))
+    normal = normal_force if peak_force is None else (lambda g, v: peak_force(g, v, peaks.depth))  # type: ignore[union-attr]
+    run = _Process(G, mu_, normal, friction, tangential_damping)
+    # state: gaps (k), contact velocities (2k, v_n and u_t interleaved), impulses (2k)
     y = np.concatenate([start, w0.reshape(-1), np.zeros(2 * k)])
     t = 0.0
     segments: list[tuple[float, tuple[SlipMode, ...]]] = []
@@ -148,6 +160,8 @@ def impact_process(
             at_rest = lambda _, state, closed=closed: np.abs(state[k : 3 * k : 2][closed]).max() - 0.01 * zero  # noqa: E731
             events.append(_event(at_rest, -1.0))
             run.event_names.append(("rest", -1))
+        if peaks is not None:
+            events += peaks.events(y, closed, run.event_names)
         solution = solve_ivp(
             lambda _, state, modes=modes: run.field(state, modes),
             (t, horizon),
@@ -178,6 +192,8 @@ def impact_process(
             return ProcessOutcome(w.copy(), y[3 * k :].reshape(k, 2).copy(), "rest", tuple(segments))
         if kind == "opened":
             y[contact] = 0.0
+        if peaks is not None:
+            peaks.update(kind, contact, y)
         elif kind == "slip ends":
             y[k + 2 * contact + 1] = 0.0
     raise RuntimeError(f"the impact did not end within {MAX_SEGMENTS} segments")
@@ -270,6 +286,46 @@ class _Process:
                 events.append(_event(lambda _, y, i=i, sign=sign: sign * y[k + 2 * i + 1] + zero, -1.0))
                 self.event_names.append(("slip ends", i))
         return events
+
+
+class _Peaks:
+    """Each contact's deepest penetration so far and whether it unloads from it (``impact_process``'s
+    ``peak_force``)."""
+
+    def __init__(self, depth: NDArray, resolution: float):
+        self.depth, self.resolution = depth, resolution
+        self.unloading = np.zeros(depth.shape, dtype=bool)
+
+    def events(self, y: NDArray, closed: NDArray, names: list[tuple[str, int]]) -> list:
+        """Terminal events of the segment starting at ``y``: a loading contact turning (``v_n`` rising through zero,
+        from an approach), an unloading one pressed back to its peak (past round-off of it), and a contact at rest
+        on the surface being pressed in past round-off (so that it turns with an event of its own)."""
+        k = self.depth.shape[0]
+        events = []
+        for i in range(k):
+            gap, v_n = y[i], y[k + 2 * i]
+            if self.unloading[i]:
+                level = self.depth[i] * (1.0 + 1e-10) + self.resolution
+                events.append(_event(lambda _, y, i=i, level=level: -y[i] - level, 1.0))
+                names.append(("reloaded", i))
+            elif closed[i] and v_n < 0:
+                events.append(_event(lambda _, y, i=i: y[k + 2 * i], 1.0))
+                names.append(("turned", i))
+            elif gap >= 0 and v_n == 0:
+                events.append(_event(lambda _, y, i=i: y[i] + self.resolution, -1.0))
+                names.append(("pressed", i))
+        return events
+
+    def update(self, kind: str, contact: int, y: NDArray) -> None:
+        """The peaks after an event of ``kind`` at ``contact``, in state ``y``."""
+        if kind == "turned" and y[contact] < 0:
+            self.depth[contact] = max(self.depth[contact], -y[contact])
+            self.unloading[contact] = True
+        elif kind == "reloaded":
+            self.unloading[contact] = False
+        elif kind == "opened":
+            self.depth[contact] = 0.0
+            self.unloading[contact] = False
 
 
 def _admissible(mode: str, lam_t: float, rate: float, limit: float, scale: float) -> bool:

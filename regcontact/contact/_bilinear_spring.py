@@ -1,0 +1,119 @@
+"""Normal laws with a memory of each contact's deepest penetration, and Stronge's bilinear spring.
+
+A law of this kind needs, besides the gap and its rate, the deepest penetration ``δ_max`` the contact has reached
+so far (its *peak*): its force is ``force(gap, gap_rate, peak)``. The memoryless call ``law(gap, gap_rate)`` of
+:class:`~regcontact.contact.AbstractNormalLaw` has no peak to give, so it refuses (``TypeError``) rather than
+answer with the first-loading curve alone, which would unload elastically. The rigid limit carries the peaks
+(:func:`~regcontact.rigid.compliant_limit`); the compliant solve does not yet.
+"""
+
+from __future__ import annotations
+
+import abc
+import math
+from collections.abc import Sequence
+from typing import ClassVar
+
+import jax.numpy as jnp
+import numpy as np
+from jaxtyping import Array, ArrayLike, Float
+
+from regcontact._argument_checks import Rule, check_argument, check_parameters
+from regcontact.contact._normal_laws import AbstractNormalLaw, ImpactScale
+
+__all__ = ["AbstractPeakNormalLaw", "BilinearSpring"]
+
+Scalar = Float[Array, ""]
+
+#: Stronge's energetic coefficient: zero would be an infinitely stiff unloading, above one a spring that gains energy.
+_RESTITUTION = Rule("a number in (0, 1]", lambda x: (x > 0.0) & (x <= 1.0))
+
+
+class AbstractPeakNormalLaw(AbstractNormalLaw):
+    """A normal law whose force depends on each contact's deepest penetration so far (module docstring)."""
+
+    @abc.abstractmethod
+    def force(self, gap: Scalar, gap_rate: Scalar, peak: Scalar) -> Scalar:
+        """The normal force at ``gap`` and ``gap_rate`` after the contact has reached penetration ``peak ≥ 0``
+        (a penetration deeper than ``peak`` is the new peak: the law uses ``max(peak, −gap)``); elementwise."""
+
+    def __call__(self, gap: Scalar, gap_rate: Scalar) -> Scalar:
+        raise TypeError(
+            f"{type(self).__name__} needs each contact's deepest penetration: call force(gap, gap_rate, peak) "
+            "(the compliant solve does not carry it; its rigid limit, compliant_limit, does)"
+        )
+
+
+class BilinearSpring(AbstractPeakNormalLaw):
+    """Stronge's bilinear spring: a linear spring that unloads stiffer than it loads.
+
+        λ_n = k δ                                      while loading (δ = −g_n at its deepest so far),
+        λ_n = max(0, k δ_max − (k/r²)(δ_max − δ))        while unloading from the deepest point δ_max.
+
+    The unloading line returns ``r²`` of the energy stored (``½ k r² δ_max²`` of ``½ k δ_max²``) and leaves a
+    residual penetration ``δ_max (1 − r²)`` where the force ends, so for one contact the normal work of restitution
+    is ``r²`` times that of compression: in the rigid limit, Darboux–Keller's map with Stronge's energetic
+    coefficient ``r`` (``docs/impacts.md``). Reloading follows the unloading line back up to ``δ_max`` and the
+    loading line beyond it. ``r = 1`` is the linear elastic spring.
+
+    **Arguments:** ``stiffness`` ``k > 0``; ``restitution`` ``r`` in ``(0, 1]``. Default α-exponents: ``k ∝ α``,
+    ``r`` fixed.
+
+    Examples:
+        >>> from regcontact.contact import BilinearSpring
+        >>> law = BilinearSpring(stiffness=4.0, restitution=0.5)
+        >>> float(law.force(-0.5, 0.0, 1.0))  # unloading from δ_max = 1: 4 − 16 · 0.5 < 0
+        0.0
+        >>> float(law.force(-0.875, 0.0, 1.0))  # 4 − 16 · 0.125
+        2.0
+    """
+
+    PARAMETERS: ClassVar[dict[str, str]] = {"stiffness": "positive", "restitution": "positive"}
+    EXPONENTS: ClassVar[dict[str, float]] = {"stiffness": 1.0, "restitution": 0.0}
+    LINEAR_STIFFNESS: ClassVar[str | None] = "stiffness"
+
+    stiffness: Scalar
+    restitution: Scalar
+
+    def __init__(self, stiffness: ArrayLike = 1.0, restitution: ArrayLike = 1.0):
+        check_parameters(type(self), stiffness=stiffness)
+        check_argument("restitution", restitution, _RESTITUTION)
+        self.stiffness = jnp.asarray(stiffness, dtype=float)
+        self.restitution = jnp.asarray(restitution, dtype=float)
+
+    def force(self, gap: Scalar, gap_rate: Scalar, peak: Scalar) -> Scalar:
+        penetration = jnp.maximum(-gap, 0.0)
+        deepest = jnp.maximum(peak, penetration)
+        unloaded = (deepest - penetration) / self.restitution**2
+        return jnp.where(gap < 0.0, self.stiffness * jnp.maximum(deepest - unloaded, 0.0), 0.0)
+
+    def elastic_energy(self, gap: Scalar) -> Scalar:
+        """``½ k δ²``: the work of first loading (of which the unloading line returns ``r²``,
+        :meth:`stored_energy`)."""
+        return 0.5 * self.stiffness * jnp.maximum(-gap, 0.0) ** 2
+
+    def stored_energy(self, gap: Scalar, peak: Scalar) -> Scalar:
+        """The energy the unloading line still returns at ``gap`` after the peak ``peak``:
+        ``½ (k/r²) (δ − δ_max (1 − r²))²`` above the residual penetration, zero below it."""
+        penetration = jnp.maximum(-gap, 0.0)
+        deepest = jnp.maximum(peak, penetration)
+        r2 = self.restitution**2
+        stretch = jnp.maximum(penetration - deepest * (1.0 - r2), 0.0)
+        return 0.5 * self.stiffness / r2 * stretch**2
+
+    def impact_scale(self, exponents: AbstractNormalLaw) -> ImpactScale:
+        """The spring's scale ``α^(−a/2)`` (``a`` the stiffness's exponent); the law is its own limit there. A
+        restitution that changes with α is refused (``ValueError``)."""
+        if not isinstance(exponents, BilinearSpring):
+            raise ValueError(f"exponents = {exponents!r}: expected the exponents of a bilinear spring")
+        if float(exponents.restitution) != 0.0:
+            raise ValueError(
+                f"BilinearSpring with restitution exponent {float(exponents.restitution):g}: the limit law is "
+                "derived for a fixed restitution"
+            )
+        return ImpactScale(self, float(exponents.stiffness) / 2, True)
+
+    def impact_rates(self, normal_mass_inverse: np.ndarray | Sequence[float], speed: float) -> list[float]:
+        """``√(k C_ii)`` per contact: the loading line's (unloading is ``1/r`` times faster)."""
+        k = float(self.stiffness)
+        return [math.sqrt(k * c) for c in np.asarray(normal_mass_inverse, dtype=float)]
