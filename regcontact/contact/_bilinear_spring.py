@@ -4,7 +4,8 @@ A law of this kind needs, besides the gap and its rate, the deepest penetration 
 so far (its *peak*): its force is ``force(gap, gap_rate, peak)``. The memoryless call ``law(gap, gap_rate)`` of
 :class:`~regcontact.contact.AbstractNormalLaw` has no peak to give, so it refuses (``TypeError``) rather than
 answer with the first-loading curve alone, which would unload elastically. The rigid limit carries the peaks
-(:func:`~regcontact.rigid.compliant_limit`); the compliant solve does not yet.
+(:func:`~regcontact.rigid.compliant_limit`), and so does the compliant solve with ``restart_at=("peak",)``
+(:data:`regcontact.compliant.RESTART_SURFACES`), which holds each contact's branch and peak between restarts.
 """
 
 from __future__ import annotations
@@ -37,10 +38,15 @@ class AbstractPeakNormalLaw(AbstractNormalLaw):
         """The normal force at ``gap`` and ``gap_rate`` after the contact has reached penetration ``peak ≥ 0``
         (a penetration deeper than ``peak`` is the new peak: the law uses ``max(peak, −gap)``); elementwise."""
 
+    @abc.abstractmethod
+    def stored_energy(self, gap: Scalar, peak: Scalar) -> Scalar:
+        """The energy the contact still returns at ``gap`` after reaching ``peak`` (what unloading gives back);
+        elementwise."""
+
     def __call__(self, gap: Scalar, gap_rate: Scalar) -> Scalar:
         raise TypeError(
             f"{type(self).__name__} needs each contact's deepest penetration: call force(gap, gap_rate, peak) "
-            "(the compliant solve does not carry it; its rigid limit, compliant_limit, does)"
+            "(a compliant solve carries it with restart_at=('peak',))"
         )
 
 
