@@ -20,7 +20,7 @@ import numpy as np
 from jaxtyping import Array, ArrayLike, Float
 
 from regcontact._argument_checks import Rule, check_argument, check_parameters
-from regcontact.contact._normal_laws import AbstractNormalLaw, ImpactScale
+from regcontact.contact._normal_laws import NORMAL_LAWS, AbstractNormalLaw, ImpactScale
 
 __all__ = ["AbstractPeakNormalLaw", "BilinearSpring"]
 
@@ -123,3 +123,8 @@ class BilinearSpring(AbstractPeakNormalLaw):
         """``√(k C_ii)`` per contact: the loading line's (unloading is ``1/r`` times faster)."""
         k = float(self.stiffness)
         return [math.sqrt(k * c) for c in np.asarray(normal_mass_inverse, dtype=float)]
+
+
+# The registry is defined with the memoryless laws, which this module builds on; a peak law joins it here. A solve
+# with it needs ``restart_at = ["peak"]`` (the config and ``solve`` refuse it without).
+NORMAL_LAWS["bilinear_spring"] = BilinearSpring

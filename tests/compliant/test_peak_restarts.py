@@ -2,6 +2,8 @@
 "peak" (the turn to unloading, a reload past the peak, the opening), and the runs converging to the law's rigid
 limit, Darboux–Keller's energetic map."""
 
+from pathlib import Path
+
 import equinox as eqx
 import jax.numpy as jnp
 import numpy as np
@@ -13,6 +15,8 @@ from regcontact.compliant.run_checks import total_energy
 from regcontact.compliant.switches import FrozenPeaks
 from regcontact.contact import BilinearSpring, ContactModel, SpringDamper, ViscousCoulomb
 from regcontact.rigid import compliant_limit, darboux_keller_map
+from regcontact.studies.config import ConfigError
+from regcontact.studies.loading import load_study
 from regcontact.systems import ReducedSingleContact
 
 PEAKS = SolveSettings(events=("contact_open",), restart_at=("peak",), max_steps=20_000)
@@ -87,3 +91,18 @@ def test_a_peak_law_needs_the_peak_restart_and_only_it():
         solve(system, _model(0.5), 1e2, controls, SolveSettings())
     with pytest.raises(ValueError, match="'peak'"):
         solve(system, ContactModel(SpringDamper()), 1e2, controls, SolveSettings(restart_at=("peak",)))
+
+
+def test_a_study_with_the_bilinear_spring_needs_the_peak_restart():
+    table1 = Path(__file__).resolve().parents[2] / "studies" / "table1.toml"
+    law = [
+        "contact.normal_law=bilinear_spring",
+        "contact.normal={stiffness=1.0, restitution=0.6}",
+        "contact.normal_exponents={stiffness=1.0, restitution=0.0}",
+    ]
+    with pytest.raises(ConfigError, match="bilinear_spring' does\\)"):
+        load_study(table1, law)
+    with pytest.raises(ConfigError, match="spring_damper' does not"):
+        load_study(table1, ['solver.restart_at=["peak"]'])
+    loaded = load_study(table1, [*law, 'solver.restart_at=["peak"]'])
+    assert loaded.config["contact"]["normal"] == {"stiffness": 1.0, "restitution": 0.6}
