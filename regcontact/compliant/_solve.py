@@ -34,7 +34,7 @@ from regcontact.compliant.dynamics import CompliantState, CompliantSystem, initi
 from regcontact.compliant.run_checks import RUN_CHECKS, check_inputs, check_run
 from regcontact.compliant.switches import RESTART_SURFACES, exit_condition, exit_values
 from regcontact.compliant.termination import EVENTS
-from regcontact.contact import AbstractJumpingNormalLaw, ContactModel
+from regcontact.contact import AbstractJumpingNormalLaw, AbstractPeakNormalLaw, ContactModel
 from regcontact.systems.system import AbstractSystem
 
 if TYPE_CHECKING:
@@ -262,15 +262,16 @@ def _diffeqsolve(
     controls: Controls,
     settings: SolveSettings,
     above: Bool[Array, "surfaces k"],
+    memory: Float[Array, "surfaces k"],
     saveat: diffrax.SaveAt,
 ) -> diffrax.Solution:
     """The one diffrax call behind every compliant solve: from ``(t0, state0)`` to the first terminating event,
     restart crossing or ``t_max``.
 
-    Each restart surface holds every contact on its side ``above`` during the piece and watches only that
-    side's exit, one condition per contact. The event conditions are a pair of tuples, (terminating, restart),
-    so that a terminating event takes precedence when both trigger in the same step. Every condition fires on a
-    rising crossing, located by bisection on the step's dense output
+    Each restart surface holds every contact on its side ``above`` (with its ``memory``, e.g. a peak) during the
+    piece and watches only that side's exit, one condition per contact. The event conditions are a pair of
+    tuples, (terminating, restart), so that a terminating event takes precedence when both trigger in the same
+    step. Every condition fires on a rising crossing, located by bisection on the step's dense output
     (:class:`~regcontact.compliant.solvers.CrossingBisection`).
     """
     import diffrax
@@ -281,8 +282,8 @@ def _diffeqsolve(
     restarts = []
     for i, name in enumerate(settings.restart_at):
         surface = RESTART_SURFACES[name]
-        args = surface.hold(args, above[i])
-        restarts += [exit_condition(surface, above[i], contact) for contact in range(above.shape[1])]
+        args = surface.hold(args, above[i], memory[i])
+        restarts += [exit_condition(surface, above[i], memory[i], contact) for contact in range(above.shape[1])]
     if terminating or restarts:
         event = diffrax.Event(
             cond_fn=(terminating, tuple(restarts)),
@@ -315,11 +316,20 @@ def _first_event(masks: tuple) -> Int[Array, ""]:
     return jnp.where(jnp.any(stacked), jnp.argmax(stacked) + 1, 0)
 
 
-def _past_exits(surfaces, above, state, args) -> Bool[Array, "surfaces k"]:
+def _past_exits(surfaces, above, memory, state, args) -> Bool[Array, "surfaces k"]:
     """Whether each contact lies past the exit of its side of each surface."""
     if not surfaces:
         return jnp.zeros(above.shape, bool)
-    return jnp.stack([exit_values(surface, above[i], state, args) > 0.0 for i, surface in enumerate(surfaces)])
+    return jnp.stack(
+        [exit_values(surface, above[i], memory[i], state, args) > 0.0 for i, surface in enumerate(surfaces)]
+    )
+
+
+def _recorded(surfaces, memory, state, args) -> Float[Array, "surfaces k"]:
+    """What each surface records at ``state`` (:attr:`~regcontact.compliant.switches.RestartSurface.record`); a
+    surface that records nothing keeps ``memory``."""
+    rows = [memory[i] if surface.record is None else surface.record(state, args) for i, surface in enumerate(surfaces)]
+    return jnp.stack(rows) if rows else memory
 
 
 def _last(tree):
@@ -339,7 +349,9 @@ def solve(
 
     A ``lax.while_loop`` (so it jits and vmaps like one solve) runs pieces: each ends at a terminating event,
     at ``t_max``, or at a crossing of a restart surface by one contact, where the next piece starts with a
-    fresh solver. Without ``settings.restart_at`` there is one piece. A run that exhausts ``max_steps`` over
+    fresh solver. Without ``settings.restart_at`` there is one piece. A peak law
+    (:class:`~regcontact.contact.AbstractPeakNormalLaw`) needs ``restart_at`` to hold ``"peak"``: its peaks are
+    recorded where a contact turns to unload. A run that exhausts ``max_steps`` over
     its pieces ends with status ``max_steps_reached``. The finished run is checked
     (:mod:`regcontact.compliant.run_checks`): a run whose end contradicts the physics is reported by
     ``CompliantRun.check``, never as a plain success.
@@ -375,19 +387,25 @@ def solve(
     args = CompliantSystem(system=system, normal=normal, friction=friction)
     if "contact" in settings.restart_at and not isinstance(normal, AbstractJumpingNormalLaw):
         raise ValueError(f"restart at 'contact' needs a normal law with a contact_force branch, not {normal!r}")
+    if isinstance(normal, AbstractPeakNormalLaw) != ("peak" in settings.restart_at):
+        raise ValueError(f"restart_at names 'peak' exactly for a peak normal law (one that remembers), not {normal!r}")
     surfaces = [RESTART_SURFACES[name] for name in settings.restart_at]
     k = system.NUM_CONTACTS
     above = (
         jnp.stack([surface.starts_above(state0, args) for surface in surfaces]) if surfaces else jnp.zeros((0, k), bool)
     )
+    remembers = any(surface.record is not None for surface in surfaces)
+    memory = jnp.zeros(above.shape)
+    if remembers:
+        memory = _recorded(surfaces, memory, state0, args)
 
     def unfinished(carry):
         *_, finished = carry
         return ~finished
 
     def next_piece(carry):
-        t, state, above, steps, restarts, *_ = carry
-        sol = _diffeqsolve(args, t, state, controls, settings, above, diffrax.SaveAt(t1=True))
+        t, state, above, memory, steps, restarts, *_ = carry
+        sol = _diffeqsolve(args, t, state, controls, settings, above, memory, diffrax.SaveAt(t1=True))
         terminating, crossings = sol.event_mask if sol.event_mask is not None else ((), ())
         termination = _first_event(tuple(terminating))
         crossing = _first_event(tuple(crossings)) - 1  # index of (surface, contact), surface-major; −1: none
@@ -397,31 +415,35 @@ def solve(
         # state re-interpolated at a root on the step's end rounds back onto the surface.
         state_end = _last(sol.ys)
         trigger = jnp.arange(above.size).reshape(above.shape) == crossing
-        above = above ^ (restarted & (_past_exits(surfaces, above, state_end, args) | trigger))
+        switched = restarted & (_past_exits(surfaces, above, memory, state_end, args) | trigger)
+        above = above ^ switched
+        if remembers:  # only surfaces that record (a peak law's) carry memory across restarts
+            memory = jnp.where(switched, _recorded(surfaces, memory, state_end, args), memory)
         statistics = ("num_steps", "num_accepted_steps", "num_rejected_steps")
         steps = steps + jnp.stack([sol.stats[name] for name in statistics])
         out_of_steps = steps[0] >= settings.max_steps
         result = diffrax.RESULTS.where(restarted & out_of_steps, diffrax.RESULTS.max_steps_reached, sol.result)
         finished = ~restarted | out_of_steps
-        return sol.ts[-1], state_end, above, steps, restarts + restarted, termination, result, finished
+        return sol.ts[-1], state_end, above, memory, steps, restarts + restarted, termination, result, finished
 
     start = (
         jnp.asarray(0.0),
         state0,
         above,
+        memory,
         jnp.zeros(3, int),
         jnp.asarray(0),
         jnp.asarray(0),
         diffrax.RESULTS.successful,
         inputs != 0,
     )
-    t_end, state_end, above_end, steps, restarts, termination, result, _ = jax.lax.while_loop(
+    t_end, state_end, above_end, memory_end, steps, restarts, termination, result, _ = jax.lax.while_loop(
         unfinished, next_piece, start
     )
     held = args
     for i, surface in enumerate(surfaces):
-        held = surface.hold(held, above_end[i])
-    missed_switch = (termination == 0) & jnp.any(_past_exits(surfaces, above_end, state_end, args))
+        held = surface.hold(held, above_end[i], memory_end[i])
+    missed_switch = (termination == 0) & jnp.any(_past_exits(surfaces, above_end, memory_end, state_end, args))
     lift_off_index = settings.events.index("contact_open") + 1 if "contact_open" in settings.events else -1
     consistency = check_run(held, state0, state_end, termination == lift_off_index, missed_switch, controls.rtol)
     check = jnp.where(inputs != 0, inputs, consistency)
@@ -485,6 +507,7 @@ def trajectory(
         controls,
         settings,
         no_surfaces,
+        jnp.zeros(no_surfaces.shape),
         diffrax.SaveAt(ts=ts),
     )
     assert sol.ys is not None  # SaveAt(ts=...) always saves

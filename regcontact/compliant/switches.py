@@ -44,9 +44,9 @@ from jaxtyping import Array, Bool, Float
 
 from regcontact.compliant.dynamics import CompliantState, CompliantSystem
 from regcontact.compliant.resolution import gap_resolution
-from regcontact.contact import AbstractJumpingNormalLaw, AbstractNormalLaw
+from regcontact.contact import AbstractJumpingNormalLaw, AbstractNormalLaw, AbstractPeakNormalLaw
 
-__all__ = ["RESTART_SURFACES", "FrozenContact", "RestartSurface", "exit_condition", "exit_values"]
+__all__ = ["RESTART_SURFACES", "FrozenContact", "FrozenPeaks", "RestartSurface", "exit_condition", "exit_values"]
 
 
 class FrozenContact(AbstractNormalLaw):
@@ -70,27 +70,62 @@ class FrozenContact(AbstractNormalLaw):
         return self.law.elastic_energy(gap)
 
 
+class FrozenPeaks(AbstractNormalLaw):
+    """A peak law (:class:`~regcontact.contact.AbstractPeakNormalLaw`) with every contact's branch held fixed:
+    ``law.force(g, ġ, peaks)`` where ``unloading``, else the first-loading force ``law.force(g, ġ, 0)``.
+
+    Within a piece the held law is memoryless and continuous (the loading branch needs no peak: a contact pressed
+    deeper than its peak is on the loading line either way). Its energy is what the contact would return: the
+    first-loading energy while loading, the unloading line's stored energy (``law.stored_energy``) while
+    unloading, so a run's energy can only fall (the energy check of :mod:`regcontact.compliant.run_checks`).
+    """
+
+    PARAMETERS: ClassVar[dict[str, str]] = {}
+    EXPONENTS: ClassVar[dict[str, float]] = {}
+    LINEAR_STIFFNESS: ClassVar[str | None] = None
+
+    law: AbstractPeakNormalLaw
+    unloading: Bool[Array, " k"]
+    peaks: Float[Array, " k"]
+
+    def __call__(self, gap: Float[Array, " k"], gap_rate: Float[Array, " k"]) -> Float[Array, " k"]:
+        return self.law.force(gap, gap_rate, jnp.where(self.unloading, self.peaks, 0.0))
+
+    def elastic_energy(self, gap: Float[Array, " k"]) -> Float[Array, " k"]:
+        return jnp.where(self.unloading, self.law.stored_energy(gap, self.peaks), self.law.elastic_energy(gap))
+
+
 @dataclasses.dataclass(frozen=True)
 class RestartSurface:
     """A switching surface of every contact, with a separate exit from each side, and how to hold a side.
 
-    ``leave_below(state, args)`` is, per contact, negative on the lower side and rises through zero where a
-    piece there ends; ``leave_above`` likewise for the upper side. ``starts_above(state, args)`` says on which
-    side each contact of a run starting at ``state`` is; ``hold(args, above)`` returns the vector-field
+    ``leave_below(state, args, memory)`` is, per contact, negative on the lower side and rises through zero where
+    a piece there ends; ``leave_above`` likewise for the upper side. ``starts_above(state, args)`` says on which
+    side each contact of a run starting at ``state`` is; ``hold(args, above, memory)`` returns the vector-field
     arguments for a piece with each contact held on its side ``above``.
+
+    ``memory`` is one number per contact that the surface keeps across restarts: ``record(state, args)``, taken
+    where a contact switches sides (and at the start), e.g. the penetration at which a peak law turns to unload.
+    A surface without ``record`` keeps zeros and ignores them.
     """
 
-    leave_below: Callable[[CompliantState, CompliantSystem], Float[Array, " k"]]
-    leave_above: Callable[[CompliantState, CompliantSystem], Float[Array, " k"]]
+    leave_below: Callable[[CompliantState, CompliantSystem, Float[Array, " k"]], Float[Array, " k"]]
+    leave_above: Callable[[CompliantState, CompliantSystem, Float[Array, " k"]], Float[Array, " k"]]
     starts_above: Callable[[CompliantState, CompliantSystem], Bool[Array, " k"]]
-    hold: Callable[[CompliantSystem, Bool[Array, " k"]], CompliantSystem]
+    hold: Callable[[CompliantSystem, Bool[Array, " k"], Float[Array, " k"]], CompliantSystem]
+    record: Callable[[CompliantState, CompliantSystem], Float[Array, " k"]] | None = None
 
 
 def _normal_gaps(state: CompliantState, args: CompliantSystem) -> Float[Array, " k"]:
     return args.system.gaps(state.q)[:, 0]
 
 
-def _hold_contacts(args: CompliantSystem, above: Bool[Array, " k"]) -> CompliantSystem:
+def _normal_rates(state: CompliantState, args: CompliantSystem) -> Float[Array, " k"]:
+    return (args.system.jacobians(state.q) @ state.v)[:, 0]
+
+
+def _hold_contacts(args: CompliantSystem, above: Bool[Array, " k"], memory: Float[Array, " k"]) -> CompliantSystem:
+    del memory
     if not isinstance(args.normal, AbstractJumpingNormalLaw):
         raise TypeError(f"holding contacts needs a normal law with a touch-down jump, not {type(args.normal).__name__}")
     return CompliantSystem(
@@ -98,30 +133,70 @@ def _hold_contacts(args: CompliantSystem, above: Bool[Array, " k"]) -> Compliant
     )
 
 
-#: Restart surfaces by config name. ``contact``: touch-down (``g_n`` falls below 0) and lift-off (``g_n`` rises
-#: through ``ε_g``) of every contact, for normal laws with a ``contact_force`` branch. "Above" is open.
+def _hold_peaks(args: CompliantSystem, above: Bool[Array, " k"], memory: Float[Array, " k"]) -> CompliantSystem:
+    if not isinstance(args.normal, AbstractPeakNormalLaw):
+        raise TypeError(f"holding peaks needs a peak normal law, not {type(args.normal).__name__}")
+    return CompliantSystem(
+        system=args.system, normal=FrozenPeaks(law=args.normal, unloading=above, peaks=memory), friction=args.friction
+    )
+
+
+def _turning(state: CompliantState, args: CompliantSystem) -> Float[Array, " k"]:
+    """``min(ġ_n, −g_n)``: rises through zero where a penetrated contact stops approaching (it cannot rise through
+    zero on touch-down, where ``ġ_n < 0``, nor while the contact is open)."""
+    return jnp.minimum(_normal_rates(state, args), -_normal_gaps(state, args))
+
+
+def _reloaded_or_open(state: CompliantState, args: CompliantSystem, peaks: Float[Array, " k"]) -> Float[Array, " k"]:
+    """``max(δ − δ_max − ε_g, g_n − ε_g)``: rises through zero where an unloading contact is pressed back past its
+    peak, or opens (both beyond round-off)."""
+    gaps, resolution = _normal_gaps(state, args), gap_resolution(args.system)
+    return jnp.maximum(-gaps - peaks - resolution, gaps - resolution)
+
+
+#: Restart surfaces by config name. "Above" is the side named second.
+#:
+#: ``contact``: touch-down (``g_n`` falls below 0) and lift-off (``g_n`` rises through ``ε_g``) of every contact,
+#: for normal laws with a ``contact_force`` branch; above is open.
+#:
+#: ``peak``: loading and unloading of a peak law (:class:`~regcontact.contact.AbstractPeakNormalLaw`); above is
+#: unloading from the peak, recorded as the penetration ``−g_n`` where the contact turns (``ġ_n`` rises through 0
+#: while ``g_n < 0``). An unloading contact loads again when pressed past its peak or once it has opened.
 RESTART_SURFACES: dict[str, RestartSurface] = {
     "contact": RestartSurface(
-        leave_below=lambda state, args: _normal_gaps(state, args) - gap_resolution(args.system),
-        leave_above=lambda state, args: -_normal_gaps(state, args),
+        leave_below=lambda state, args, memory: _normal_gaps(state, args) - gap_resolution(args.system),
+        leave_above=lambda state, args, memory: -_normal_gaps(state, args),
         starts_above=lambda state, args: _normal_gaps(state, args) > gap_resolution(args.system),
         hold=_hold_contacts,
-    )
+    ),
+    "peak": RestartSurface(
+        leave_below=lambda state, args, memory: _turning(state, args),
+        leave_above=_reloaded_or_open,
+        starts_above=lambda state, args: _turning(state, args) > 0.0,
+        hold=_hold_peaks,
+        record=lambda state, args: -_normal_gaps(state, args),
+    ),
 }
 
 
 def exit_values(
-    surface: RestartSurface, above: Bool[Array, " k"], state: CompliantState, args: CompliantSystem
+    surface: RestartSurface,
+    above: Bool[Array, " k"],
+    memory: Float[Array, " k"],
+    state: CompliantState,
+    args: CompliantSystem,
 ) -> Float[Array, " k"]:
     """Every contact's exit condition from its current side of ``surface``: positive once past the exit."""
-    return jnp.where(above, surface.leave_above(state, args), surface.leave_below(state, args))
+    return jnp.where(above, surface.leave_above(state, args, memory), surface.leave_below(state, args, memory))
 
 
-def exit_condition(surface: RestartSurface, above: Bool[Array, " k"], contact: int) -> Callable:
+def exit_condition(
+    surface: RestartSurface, above: Bool[Array, " k"], memory: Float[Array, " k"], contact: int
+) -> Callable:
     """The diffrax condition (rising crossings) of ``contact``'s exit from its current side of ``surface``."""
 
     def condition(t, y, args, **kwargs):
         del t, kwargs
-        return exit_values(surface, above, y, args)[contact]
+        return exit_values(surface, above, memory, y, args)[contact]
 
     return condition

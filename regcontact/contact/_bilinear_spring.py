@@ -4,7 +4,8 @@ A law of this kind needs, besides the gap and its rate, the deepest penetration 
 so far (its *peak*): its force is ``force(gap, gap_rate, peak)``. The memoryless call ``law(gap, gap_rate)`` of
 :class:`~regcontact.contact.AbstractNormalLaw` has no peak to give, so it refuses (``TypeError``) rather than
 answer with the first-loading curve alone, which would unload elastically. The rigid limit carries the peaks
-(:func:`~regcontact.rigid.compliant_limit`); the compliant solve does not yet.
+(:func:`~regcontact.rigid.compliant_limit`), and so does the compliant solve with ``restart_at=("peak",)``
+(:data:`regcontact.compliant.RESTART_SURFACES`), which holds each contact's branch and peak between restarts.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import numpy as np
 from jaxtyping import Array, ArrayLike, Float
 
 from regcontact._argument_checks import Rule, check_argument, check_parameters
-from regcontact.contact._normal_laws import AbstractNormalLaw, ImpactScale
+from regcontact.contact._normal_laws import NORMAL_LAWS, AbstractNormalLaw, ImpactScale
 
 __all__ = ["AbstractPeakNormalLaw", "BilinearSpring"]
 
@@ -37,10 +38,15 @@ class AbstractPeakNormalLaw(AbstractNormalLaw):
         """The normal force at ``gap`` and ``gap_rate`` after the contact has reached penetration ``peak ≥ 0``
         (a penetration deeper than ``peak`` is the new peak: the law uses ``max(peak, −gap)``); elementwise."""
 
+    @abc.abstractmethod
+    def stored_energy(self, gap: Scalar, peak: Scalar) -> Scalar:
+        """The energy the contact still returns at ``gap`` after reaching ``peak`` (what unloading gives back);
+        elementwise."""
+
     def __call__(self, gap: Scalar, gap_rate: Scalar) -> Scalar:
         raise TypeError(
             f"{type(self).__name__} needs each contact's deepest penetration: call force(gap, gap_rate, peak) "
-            "(the compliant solve does not carry it; its rigid limit, compliant_limit, does)"
+            "(a compliant solve carries it with restart_at=('peak',))"
         )
 
 
@@ -117,3 +123,8 @@ class BilinearSpring(AbstractPeakNormalLaw):
         """``√(k C_ii)`` per contact: the loading line's (unloading is ``1/r`` times faster)."""
         k = float(self.stiffness)
         return [math.sqrt(k * c) for c in np.asarray(normal_mass_inverse, dtype=float)]
+
+
+# The registry is defined with the memoryless laws, which this module builds on; a peak law joins it here. A solve
+# with it needs ``restart_at = ["peak"]`` (the config and ``solve`` refuse it without).
+NORMAL_LAWS["bilinear_spring"] = BilinearSpring

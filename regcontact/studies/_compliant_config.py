@@ -13,7 +13,7 @@ from regcontact._argument_checks import FINITE, POSITIVE, RULES, Rule
 from regcontact.compliant import IMPLICIT_SOLVERS, Case, Controls
 from regcontact.compliant.switches import RESTART_SURFACES
 from regcontact.compliant.termination import EVENTS
-from regcontact.contact import AbstractFrictionLaw, AbstractJumpingNormalLaw, AbstractNormalLaw
+from regcontact.contact import AbstractFrictionLaw, AbstractJumpingNormalLaw, AbstractNormalLaw, AbstractPeakNormalLaw
 from regcontact.studies import config as cfg
 from regcontact.studies._law_config import law_field, normal_law_class, raw_law
 from regcontact.studies.compliant_cases import sweep_cases
@@ -180,6 +180,13 @@ def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
             "solver.restart_at",
             restart_at,
             f"no 'contact': the normal law {normal_law!r} has no touch-down jump (no contact_force branch)",
+        )
+    remembers = issubclass(normal_class, AbstractPeakNormalLaw)
+    if remembers != ("peak" in restart_at):
+        raise cfg.ConfigError(
+            "solver.restart_at",
+            restart_at,
+            f"'peak' exactly when the normal law remembers its peak ({normal_law!r} does{'' if remembers else ' not'})",
         )
     sweep_cases(sweep)  # each case's window and depth depend on α and the laws together: refused before a run
     paper = sweep.paper

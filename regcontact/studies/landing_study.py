@@ -11,7 +11,14 @@ from typing import Any, final
 import numpy as np
 from numpy.typing import NDArray
 
-from regcontact.contact import ClippedKelvinVoigt, ContactModel, ViscousCoulomb, law_exponents
+from regcontact.contact import (
+    AbstractPeakNormalLaw,
+    BilinearSpring,
+    ClippedKelvinVoigt,
+    ContactModel,
+    ViscousCoulomb,
+    law_exponents,
+)
 from regcontact.convergence import MIN_TAIL_POINTS, fit_order
 from regcontact.rigid import (
     ContactState,
@@ -40,7 +47,10 @@ LANDING_BYTES = 20e3
 
 _KIND = "landing_table"
 SYSTEMS = ("reduced_single_contact", "rod_on_one_end", "rod_flat")
-MODELS = ("preclik", "kelvin_voigt")
+#: Compliant models: Preclik's Eq. 22, a clipped Kelvin–Voigt law at a fixed damping ratio, Stronge's bilinear spring
+#: (whose limit is Darboux–Keller's energetic law). A study file that omits ``landings.models`` gets the first two.
+MODELS = ("preclik", "kelvin_voigt", "bilinear")
+DEFAULT_MODELS = ("preclik", "kelvin_voigt")
 #: The rigid impact laws each landing is compared with.
 IMPACT_REFERENCES = ("lcp", "darboux_keller", "compliant_limit")
 #: A velocity difference below this share of the speed: the laws agree.
@@ -71,7 +81,7 @@ _TABLE_COLUMNS = [
 @dataclass(frozen=True)
 class Landing:
     """One random landing: the system at touch-down and its rigid state there, its compliant model and the model's
-    family and restitution."""
+    family and restitution (for the bilinear spring Stronge's energetic coefficient)."""
 
     system_name: str
     model_name: str
@@ -132,6 +142,14 @@ def _model(name: str, state: ContactState, rng: np.random.Generator) -> tuple[Co
         damping = float(np.exp(rng.uniform(np.log(0.1), np.log(10.0))))
         exponent = ViscousCoulomb(1.5 if faster else 1.0)
         return ContactModel(friction=ViscousCoulomb(damping), friction_exponents=exponent), 0.0
+    if name == "bilinear":
+        restitution = rng.uniform(0.2, 1.0)
+        model = ContactModel(
+            BilinearSpring(1.0, restitution),
+            ViscousCoulomb(1.0),
+            friction_exponents=ViscousCoulomb(1.0 if faster else 0.5),
+        )
+        return model, restitution
     closed = int(np.flatnonzero(_closed(state))[0])
     zeta = rng.uniform(0.05, 0.8)
     inverse_mass = state.delassus[2 * closed, 2 * closed]
@@ -170,8 +188,13 @@ def rigid_velocities(landing: Landing) -> dict[str, list[NDArray[np.float64]]]:
     state = landing.state
     found: dict[str, list[NDArray[np.float64]]] = {}
     found["lcp"] = [s.velocity for s in impulse_velocity(state, landing.restitution) if s.velocity is not None]
+    energetic = isinstance(landing.model.normal, AbstractPeakNormalLaw)  # Stronge's coefficient: the energetic law
     try:
-        found["darboux_keller"] = [darboux_keller(state, landing.restitution)[1]]
+        found["darboux_keller"] = [
+            darboux_keller(state, landing.restitution, "energetic")[1]
+            if energetic
+            else darboux_keller(state, landing.restitution)[1]
+        ]
     except ValueError:
         found["darboux_keller"] = []
     found["compliant_limit"] = [compliant_limit(state, landing.model)[1]]
@@ -205,7 +228,10 @@ def compliant_velocities(
     from regcontact.compliant import Controls, SolveSettings, solve
     from regcontact.compliant.dynamics import CompliantState
 
-    settings = SolveSettings(events=(), max_steps=compliant["max_steps"])
+    def settings(law: type) -> SolveSettings:  # a peak law's runs restart where each contact turns to unload
+        peaks = ("peak",) if issubclass(law, AbstractPeakNormalLaw) else ()
+        return SolveSettings(events=(), max_steps=compliant["max_steps"], restart_at=peaks)
+
     groups: dict[tuple[type, type], list[int]] = {}
     for i, landing in enumerate(landings):
         groups.setdefault((type(landing.system), type(landing.model.normal)), []).append(i)
@@ -214,7 +240,7 @@ def compliant_velocities(
     finished = np.zeros((len(landings), len(alphas)), dtype=bool)
     timings = {"compliant_compile_s": 0.0, "compliant_run_s": 0.0}
 
-    def one(system, model, alpha, t_max, lead):
+    def one(system, model, alpha, t_max, lead, settings):
         # start `lead` before touch-down, where a law that brakes above the ground sets in (touchdown_lead)
         q0, v0 = system.initial_state()
         start = CompliantState(q=q0 - v0 * lead, v=v0, impulses=jnp.zeros((system.NUM_CONTACTS, 2)))
@@ -222,8 +248,11 @@ def compliant_velocities(
         run = solve(system, model, alpha, controls, settings, start)
         return run.state_end.v, run.ok
 
-    batched = jax.jit(jax.vmap(jax.vmap(one, (None, None, 0, 0, 0)), (0, 0, None, 0, 0)))
-    for members in groups.values():
+    def batched(settings):
+        per_case = lambda *arguments: one(*arguments, settings)  # noqa: E731
+        return jax.jit(jax.vmap(jax.vmap(per_case, (None, None, 0, 0, 0)), (0, 0, None, 0, 0)))
+
+    for (_, law), members in groups.items():
         stack = lambda items: jax.tree.map(lambda *leaves: jnp.stack(leaves), *items)  # noqa: E731
         systems = stack([landings[i].system for i in members])
         models = stack([landings[i].model for i in members])
@@ -231,7 +260,7 @@ def compliant_velocities(
         leads = jnp.asarray(np.array([_leads(landings[i], alphas) for i in members]))
         arguments = (systems, models, jnp.asarray(alphas), durations, leads)
         start = time.perf_counter()
-        compiled = batched.lower(*arguments).compile()
+        compiled = batched(settings(law)).lower(*arguments).compile()
         timings["compliant_compile_s"] += time.perf_counter() - start
         start = time.perf_counter()
         v, ok = jax.block_until_ready(compiled(*arguments))
@@ -295,7 +324,9 @@ class LandingTableStudy(AbstractStudyKind):
                     cfg.list_of(cfg.choice(*SYSTEMS), 1, "system names"), list(SYSTEMS), "systems to draw from, in turn"
                 ),
                 "models": cfg.Field(
-                    cfg.list_of(cfg.choice(*MODELS), 1, "model names"), list(MODELS), "compliant models, in turn"
+                    cfg.list_of(cfg.choice(*MODELS), 1, "model names"),
+                    list(DEFAULT_MODELS),
+                    "compliant models, in turn",
                 ),
             },
             "compliant": {

@@ -54,7 +54,8 @@ def evaluate(law, gaps, rates):
 
 
 def test_every_registered_law_is_covered_and_declares_its_parameters():
-    assert set(LAWS) == set(NORMAL_LAWS)
+    # Every memoryless law; the one peak law (its force needs each contact's peak) has its own tests.
+    assert set(LAWS) == set(NORMAL_LAWS) - {"bilinear_spring"}
     for name, cls in {**NORMAL_LAWS, **FRICTION_LAWS}.items():
         fields = {field.name for field in dataclasses.fields(cls)}
         assert set(cls.PARAMETERS) == fields, name
