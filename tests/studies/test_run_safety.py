@@ -283,14 +283,19 @@ def _interrupt_in_phase(tmp_path, wrapped: tuple[str, str], marker: str, *argv: 
         env=_environment(cache),
     )
     assert process.stderr is not None
-    said = []
-    while marker not in (line := process.stderr.readline()):
-        said.append(line)
-        assert line, f"the run ended before {marker!r}: {''.join(said)}"
-    sent = time.perf_counter()
-    process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=60)
-    return time.perf_counter() - sent, process.returncode, err.splitlines()[-1]
+    try:
+        said = []
+        while marker not in (line := process.stderr.readline()):
+            said.append(line)
+            assert line, f"the run ended before {marker!r}: {''.join(said)}"
+        sent = time.perf_counter()
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+        return time.perf_counter() - sent, process.returncode, err.splitlines()[-1]
+    finally:  # a test that fails leaves no run behind
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
 
 
 def test_ctrl_c_is_answered_within_a_second_while_the_kind_checks_the_config(tmp_path):
