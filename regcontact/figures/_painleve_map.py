@@ -21,22 +21,12 @@ import numpy as np  # noqa: E402
 from matplotlib.colors import ListedColormap  # noqa: E402
 
 from regcontact.figures import figure, study_config  # noqa: E402
+from regcontact.plot import OUTCOMES  # noqa: E402  (the outcome classes drawn, with their colours)
 from regcontact.rigid import critical_friction, painleve_coefficient  # noqa: E402
 from regcontact.studies import FinishedStudy  # noqa: E402
 from regcontact.studies.loading import load_study  # noqa: E402
 
-__all__ = ["OUTCOMES", "draw_painleve_map"]
-
-#: The outcome classes drawn, with their colours.
-OUTCOMES = {
-    ("False", "slips"): ("slides on (no impulse)", "#9ecae1"),
-    ("False", "sticks"): ("sticks (no impulse)", "#c7e9c0"),
-    ("True", "sticks"): ("impact without collision, then sticks", "#e6550d"),
-    ("True", "slips"): ("impact without collision, then slides", "#fdae6b"),
-    ("False", "lifts_off"): ("lifts off", "#756bb1"),
-    ("True", "lifts_off"): ("impulse, then lifts off", "#bcbddc"),
-    ("", ""): ("failed", "#000000"),
-}
+__all__ = ["draw_painleve_map"]
 
 
 def _rows(results: FinishedStudy) -> list[dict[str, Any]]:
