@@ -19,7 +19,7 @@ STUDIES = Path(__file__).parents[2] / "studies"
 #: Table 1's CSV columns before the convergence analysis (it must not change them).
 TABLE1_COLUMNS = (
     "alpha,int_lambda_n,int_lambda_t,paper_int_lambda_n,paper_int_lambda_t,impulse_velocity_n,impulse_velocity_t,"
-    "distance_to_impulse_velocity,t_end,t_max,termination,n_steps,n_accepted,n_rejected,n_restarts,status,check"
+    "distance_to_impulse_velocity,compliant_limit_n,compliant_limit_t,distance_to_compliant_limit,t_end,t_max,termination,n_steps,n_accepted,n_rejected,n_restarts,status,check"
 )
 
 
@@ -56,11 +56,13 @@ def test_table1_prints_and_stores_its_convergence(tmp_path, capsys):
     ]
     entry = document["convergence"]["systems"][0]
     references = document["references"]
-    # the rod starts in sustained contact (v_n = 0): no landing, so no compliant-limit reference and no column
-    assert not [name for name in header if "compliant_limit" in name]
-    (why,) = entry["compliant_limit"]["warnings"]
-    assert entry["compliant_limit"]["reference"] is None and "no closed contact approaches" in why
-    assert "converges_to" not in entry
+    # the rod starts closed with v_n = 0 and slides into the Painlevé configuration: an impact without collision
+    # (C&V Sec. 6.3), whose compliant limit is the impulse-velocity solution (one LCP solution here)
+    assert "distance_to_compliant_limit" in header
+    limit = entry["compliant_limit"]
+    np.testing.assert_allclose(limit["reference"], entry["impulse_velocity"]["reference"], rtol=1e-9)
+    assert entry["converges_to"]["references"] == ["impulse_velocity", "compliant_limit"]
+    assert entry["converges_to"]["laws_differ_by"] < 1e-9
 
     # the distances are the CSV's integrals against the references of the JSON
     columns = ["int_lambda_n", "int_lambda_t"]
