@@ -90,6 +90,17 @@ print("ok:", bool(run.ok), "ended by:", run.status_name)
 print("∫λ_n dt, ∫λ_t dt:", np.asarray(run.force_integrals))
 
 # %%
+# The bounce's forces: `rc.force_history` samples $\lambda(t)$ of the same run on a grid (after the contact
+# opens, the samples are `nan`). The normal force jumps at touch-down (the damper) and friction follows it at
+# $-\mu\lambda_n$ while the ball slides.
+ts = np.linspace(0.0, 1e-3, 400)
+history = rc.force_history(ball, rc.ContactModel(), alpha, rc.Controls(t_max=10.0), rc.SolveSettings(), ts)
+ax = rc.plot.forces(history)
+ax.set_title(f"a ball of one's own bouncing, α = {alpha:.0e}")
+ax.ticklabel_format(axis="x", style="sci", scilimits=(0, 0))
+ax.figure.tight_layout()
+
+# %%
 # From a study file
 # -----------------
 # The same class named in `[system] kind`; its constructor's parameters are the table's keys, and can be swept
