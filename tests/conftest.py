@@ -7,12 +7,15 @@
 * two host devices, so that every sweep on CPU runs sharded, the way ``regcontact run`` runs it
   (``tests/compliant/test_sharding.py`` compares with one device);
 * no persistent compilation cache: a test that calls the command line in-process must not fill the user's cache
-  folder (``tests/compliant/test_compilation_cache.py`` switches it on in a temporary folder).
+  folder (``tests/compliant/test_compilation_cache.py`` switches it on in a temporary folder);
+* compiled code is freed after each test module: JAX's caches and the package's compiled sweeps otherwise keep
+  every executable of the session, and the suite's process grows past the memory of a 24 GiB machine.
 """
 
 import os
 
 import jax
+import pytest
 
 from regcontact.compliant.devices import use_host_cores
 
@@ -20,3 +23,13 @@ jax.config.update("jax_enable_x64", True)
 jax.config.update("jax_numpy_rank_promotion", "raise")
 os.environ.setdefault("REGCONTACT_COMPILATION_CACHE", "off")
 use_host_cores(2)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _free_compiled_code():
+    """Drop every compiled executable when a test module ends (a later module compiles what it needs again)."""
+    yield
+    from regcontact.compliant import _sweep
+
+    _sweep._COMPILED.clear()
+    jax.clear_caches()
