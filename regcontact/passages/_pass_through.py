@@ -7,7 +7,7 @@ from typing import overload
 
 from jaxtyping import ArrayLike
 
-from regcontact.contact import ContactModel
+from regcontact.contact import AbstractPeakNormalLaw, ContactModel
 from regcontact.passages._crossing import CrossingPassage, pass_crossing
 from regcontact.passages._jam import JamPassage, pass_jam
 from regcontact.passages._passage import AbstractPassage
@@ -74,7 +74,7 @@ def pass_through(
 
     Arguments:
         system: a one-contact system.
-        contact: the contact laws and their α-exponents.
+        contact: the contact laws and their α-exponents (a normal law whose force follows from the state).
         alphas: the stiffness multipliers, positive.
         reference: the rigid prediction at the end of the slip, of the kind the system's tangent dimension takes.
         window: how long after the end of the slip each run goes on.
@@ -95,6 +95,12 @@ def pass_through(
     """
     if not isinstance(contact, ContactModel):
         raise TypeError(f"contact = {contact!r}: expected a ContactModel")
+    if isinstance(contact.normal, AbstractPeakNormalLaw):
+        raise TypeError(
+            f"contact.normal = {type(contact.normal).__name__}: expected a law whose force follows from the state "
+            "(the passages sample forces along the motion; a law that remembers its peak runs in `solve` with "
+            "restart_at=('peak',))"
+        )
     dim = type(system).TANGENT_DIM
     run, reference_class = _PASSAGES[dim]
     if not isinstance(reference, reference_class):

@@ -8,13 +8,29 @@ from collections.abc import Mapping
 from typing import Any
 
 from regcontact._argument_checks import RULES
-from regcontact.contact import FRICTION_LAWS, NORMAL_LAWS, AbstractFrictionLaw, AbstractNormalLaw
+from regcontact.contact import FRICTION_LAWS, NORMAL_LAWS, AbstractFrictionLaw, AbstractNormalLaw, AbstractPeakNormalLaw
 from regcontact.studies import _user_classes as user, config as cfg
 
-__all__ = ["FRICTION_CLASS", "NORMAL_CLASS", "friction_law_class", "law_field", "normal_law_class", "raw_law"]
+__all__ = [
+    "FRICTION_CLASS",
+    "NORMAL_CLASS",
+    "friction_law_class",
+    "law_field",
+    "memoryless_normal_laws",
+    "normal_law_class",
+    "raw_law",
+]
 
 NORMAL_CLASS = "a subclass of regcontact.contact.AbstractNormalLaw"
 FRICTION_CLASS = "a subclass of regcontact.contact.AbstractFrictionLaw"
+
+
+def memoryless_normal_laws() -> list[str]:
+    """The registry's normal laws whose force is a function of the state alone: the passages through a jam or a
+    crossing sample forces along a motion, which a law that remembers each contact's peak
+    (:class:`~regcontact.contact.AbstractPeakNormalLaw`) cannot give from the state."""
+    return [name for name, law in NORMAL_LAWS.items() if not issubclass(law, AbstractPeakNormalLaw)]
+
 
 #: Checked classes named by path (an edited file is a new class, checked again).
 _CHECKED: set[type] = set()

@@ -95,7 +95,7 @@ class SpatialCrossingStudy(AbstractStudyKind):
     TABLE_COLUMNS = _TABLE_COLUMNS
 
     def schema(self, raw: dict[str, Any]) -> dict[str, Any]:
-        from regcontact.contact import NORMAL_LAWS
+        from regcontact.studies._law_config import memoryless_normal_laws
 
         return {
             "study": cfg.study_fields(_KIND),
@@ -107,7 +107,7 @@ class SpatialCrossingStudy(AbstractStudyKind):
                     "stiffness multipliers α, increasing (an order in α is fitted over them)",
                 ),
                 "normal_law": cfg.Field(
-                    cfg.choice(*NORMAL_LAWS),
+                    cfg.choice(*memoryless_normal_laws()),
                     "spring_damper",
                     "the normal law, its parameters 1 at α = 1 and its default α-exponents",
                 ),

@@ -155,7 +155,7 @@ class DynamicJamStudy(AbstractStudyKind):
     TABLE_COLUMNS = _TABLE_COLUMNS
 
     def schema(self, raw: dict[str, Any]) -> dict[str, Any]:
-        from regcontact.contact import NORMAL_LAWS
+        from regcontact.studies._law_config import memoryless_normal_laws
 
         rods = raw.get("rods", {})
         cases = rods.get("cases", ["G1", "G2"]) if isinstance(rods, dict) else None
@@ -179,7 +179,7 @@ class DynamicJamStudy(AbstractStudyKind):
                     "stiffness multipliers α, increasing (an order in α is fitted over them)",
                 ),
                 "normal_laws": cfg.Field(
-                    cfg.list_of(cfg.choice(*NORMAL_LAWS), 1, "normal law names"),
+                    cfg.list_of(cfg.choice(*memoryless_normal_laws()), 1, "normal law names"),
                     DEFAULT_LAWS,
                     "normal laws, each with its parameters 1 at α = 1 and its default α-exponents",
                 ),
