@@ -8,8 +8,9 @@
   (``tests/compliant/test_sharding.py`` compares with one device);
 * no persistent compilation cache: a test that calls the command line in-process must not fill the user's cache
   folder (``tests/compliant/test_compilation_cache.py`` switches it on in a temporary folder);
-* compiled code is freed after each test module: JAX's caches and the package's compiled sweeps otherwise keep
-  every executable of the session, and the suite's process grows past the memory of a 24 GiB machine.
+* compiled code is freed after a test module that leaves the process above 4 GiB: JAX's caches and the package's
+  compiled sweeps otherwise keep every executable of the session, and the suite's process grows past the memory
+  of a 24 GiB machine.
 """
 
 import os
@@ -25,11 +26,26 @@ os.environ.setdefault("REGCONTACT_COMPILATION_CACHE", "off")
 use_host_cores(2)
 
 
+#: Resident memory above which compiled code is freed at the end of a test module.
+FREE_ABOVE_BYTES = 4 * 2**30
+
+
+def _resident_bytes() -> int:
+    """This process's resident memory (Linux's ``/proc``; elsewhere unknown, counted as above the limit)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError):
+        return FREE_ABOVE_BYTES + 1
+
+
 @pytest.fixture(autouse=True, scope="module")
 def _free_compiled_code():
-    """Drop every compiled executable when a test module ends (a later module compiles what it needs again)."""
+    """Drop every compiled executable when a test module ends with the process above
+    :data:`FREE_ABOVE_BYTES` (later modules compile what they need again; below it they reuse it)."""
     yield
-    from regcontact.compliant import _sweep
+    if _resident_bytes() > FREE_ABOVE_BYTES:
+        from regcontact.compliant import _sweep
 
-    _sweep._COMPILED.clear()
-    jax.clear_caches()
+        _sweep._COMPILED.clear()
+        jax.clear_caches()
