@@ -6,9 +6,13 @@ Units: m = 1, g = 1, l = 2 throughout (the systems' defaults), so the closed for
 import numpy as np
 import pytest
 
+from regcontact.contact import ContactModel
 from regcontact.rigid import (
+    CompliantLimitImpact,
     ContactState,
+    DarbouxKellerImpact,
     NewtonImpact,
+    darboux_keller,
     event_driven,
     gholami_time_stepping,
     law_solutions_by_mode,
@@ -181,6 +185,24 @@ def test_event_driven_impact_without_collision_is_preclik_sec_3_1():
     assert iwc.kind == "impact_without_collision" and iwc.time == 0.0
     np.testing.assert_allclose(iwc.impulse[0], [0.3248, 0.4375], atol=5e-5)
     assert trajectory.modes[0] == ("T",)
+
+
+def test_event_driven_resolves_an_impact_without_collision_with_its_impact_law():
+    """The impact law decides the impact without collision too: Darboux–Keller with Poisson's r = 0.5 restitutes
+    the compression it causes (the rod leaves the ground, where the LCP's e = 0 sticks), with the impulses of
+    ``darboux_keller`` at the same state; the compliant limit of Eq. 22 gives the LCP's impulse (Λ = P to 1e-9)."""
+    rod = PainleveRod()
+    state = ContactState.from_system(rod)
+    poisson = event_driven(rod, 0.05, impact_law=DarbouxKellerImpact(0.5))
+    iwc = poisson.events[0]
+    outcome, velocity = darboux_keller(state, 0.5, "poisson")
+    assert iwc.kind == "impact_without_collision" and iwc.time == 0.0
+    np.testing.assert_allclose(iwc.impulse[0], [outcome.normal_impulse, outcome.tangential_impulse], rtol=1e-12)
+    assert poisson.modes[0] == ("F",) and state.jacobian_matrix[0] @ velocity > 0
+    limit = event_driven(rod, 0.05, impact_law=CompliantLimitImpact(ContactModel())).events[0]
+    lcp = event_driven(rod, 0.05).events[0]
+    assert limit.kind == "impact_without_collision"
+    np.testing.assert_allclose(limit.impulse, lcp.impulse, atol=1e-9)
 
 
 def test_all_integrators_agree_on_the_rod_of_sec_2_1():

@@ -3,8 +3,10 @@
 An impact law is configured once (its restitution, its contact model) and called on a :class:`ContactState` whose
 closed contacts approach; it answers with every outcome it admits (:class:`RigidImpact`: impulses, velocities
 after, contact modes after). A law with a unique outcome answers one; the impact LCP may answer several, and the
-integrator's indeterminacy rule picks among them. A new impact law is one class: subclass
-:class:`AbstractImpactLaw`, implement ``__call__``, and register it in :data:`IMPACT_LAWS` if a study file names it.
+integrator's indeterminacy rule picks among them. Its ``without_collision`` answers the same for an impact
+without collision (closed contacts at rest normally, no consistent force: Painlevé's inconsistency). A new impact
+law is one class: subclass :class:`AbstractImpactLaw`, implement ``__call__``, and register it in
+:data:`IMPACT_LAWS` if a study file names it.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from regcontact.rigid._formulations.solutions import ContactLabel, contact_label
 from regcontact.rigid._impacts.compliant_limit import compliant_limit, limit_law
 from regcontact.rigid._impacts.darboux_keller import darboux_keller
 from regcontact.rigid._impacts.impact_process import ProcessOutcome
+from regcontact.rigid._impacts.without_collision import iwc_cases
 from regcontact.rigid._state import ContactState
 
 __all__ = [
@@ -65,6 +68,16 @@ class AbstractImpactLaw(eqx.Module):
     def from_settings(cls, restitution: float, model: ContactModel) -> AbstractImpactLaw:
         """The law built from what a study gives every law (a restitution and the study's contact model), each law
         taking the one it uses: a study names a law without knowing which."""
+
+    def without_collision(self, state: ContactState, tol: float) -> tuple[RigidImpact, ...]:
+        """Every outcome of an impact without collision at ``state`` (its closed contacts at rest normally, no
+        consistent contact force): here the non-zero solutions of the impulse LCP with ``e = 0`` (a restitution
+        acts on no approach); laws that integrate the impact resolve it their own way. May be empty."""
+        return tuple(
+            RigidImpact(s.reactions, state.velocity_after(s.reactions), state.kinetic_energy(s.velocity), s.modes)
+            for s in impulse_velocity(state, 0.0, tol)
+            if np.abs(s.reactions[:, 0]).max() > 0
+        )
 
 
 def _outcome(state: ContactState, impulses: NDArray[np.float64], velocity: NDArray[np.float64], tol: float):
@@ -120,7 +133,15 @@ class DarbouxKellerImpact(AbstractImpactLaw):
         return cls(restitution)
 
     def __call__(self, state: ContactState, tol: float) -> tuple[RigidImpact, ...]:
-        outcome, velocity = darboux_keller(state, self.restitution, "poisson", tol)
+        return self._resolve(state, tol, None)
+
+    def without_collision(self, state: ContactState, tol: float) -> tuple[RigidImpact, ...]:
+        """One outcome per consistent case of the impact without collision (:func:`~regcontact.rigid.iwc_cases`),
+        each integrated in the normal impulse from a seed at its impacting contacts."""
+        return tuple(self._resolve(state, tol, case)[0] for case in iwc_cases(state, tol).cases)
+
+    def _resolve(self, state: ContactState, tol: float, case: str | None) -> tuple[RigidImpact, ...]:
+        outcome, velocity = darboux_keller(state, self.restitution, "poisson", tol, case)
         if isinstance(outcome, ProcessOutcome):
             impulses = outcome.impulses
         else:  # the one closed contact's map
@@ -150,6 +171,15 @@ class CompliantLimitImpact(AbstractImpactLaw):
     def __call__(self, state: ContactState, tol: float) -> tuple[RigidImpact, ...]:
         outcome, velocity = compliant_limit(state, self.model, tol)
         return _outcome(state, outcome.impulses, velocity, tol)
+
+    def without_collision(self, state: ContactState, tol: float) -> tuple[RigidImpact, ...]:
+        """One outcome per consistent case of the impact without collision (:func:`~regcontact.rigid.iwc_cases`):
+        the compliant model's α-free impact process started from a seed at its impacting contacts."""
+        outcomes = []
+        for case in iwc_cases(state, tol).cases:
+            outcome, velocity = compliant_limit(state, self.model, tol, case=case)
+            outcomes.extend(_outcome(state, outcome.impulses, velocity, tol))
+        return tuple(outcomes)
 
 
 #: The impact laws by config name.

@@ -26,9 +26,10 @@ the ``M``-orthogonal projection of ``v``) so the index sets are exact, then:
    impact law a compliant contact model converges to as α → ∞; where the law admits several outcomes,
    ``selection`` picks one;
 2. the force-acceleration LCP (:func:`~regcontact.rigid.force_acceleration`, Eqs. 2.9–2.11)
-   gives the new modes. If it has no solution (Painlevé's inconsistency), the impulse-velocity LCP with
-   ``e = 0`` is solved and a non-zero impulse applied — the impact without collision (tangential impact) — and
-   step 2 is repeated from the new velocity.
+   gives the new modes. If it has no solution (Painlevé's inconsistency), the impact law's impact without
+   collision (tangential impact) is applied — for :class:`~regcontact.rigid.NewtonImpact` a non-zero solution of
+   the impulse-velocity LCP with ``e = 0``, for the laws that integrate the impact their process started at the
+   impacting contacts of each consistent case — and step 2 is repeated from the new velocity.
 
 *Indeterminacy* (several solutions): ``selection`` decides, ``"painleve"`` (default) taking the smallest total
 normal reaction ``Σ λ_n`` (the zero force if admissible: lift-off rather than contact; the smallest non-zero
@@ -55,9 +56,8 @@ from numpy.typing import ArrayLike, NDArray
 from regcontact._argument_checks import FINITE, POSITIVE, UNIT_INTERVAL, check_argument
 from regcontact.rigid._checks import at_least
 from regcontact.rigid._formulations.force_acceleration import force_acceleration
-from regcontact.rigid._formulations.impulse_velocity import impulse_velocity
 from regcontact.rigid._formulations.solutions import ContactLabel
-from regcontact.rigid._impacts.impact_law import AbstractImpactLaw, NewtonImpact
+from regcontact.rigid._impacts.impact_law import AbstractImpactLaw, NewtonImpact, RigidImpact
 from regcontact.rigid._integrators.trajectory import (
     EventKind,
     RigidEvent,
@@ -251,8 +251,8 @@ class _Run:
             self.lcp_solves += 1
             if len(forces) == 0 and forces.isolated:
                 impulse = self.impulse_without_collision(state)
-                v, total = state.velocity_after(impulse.reactions), total + impulse.reactions
-                events.append(RigidEvent(t, "impact_without_collision", None, impulse.reactions, impulse.modes))
+                v, total = impulse.velocity, total + impulse.impulses
+                events.append(RigidEvent(t, "impact_without_collision", None, impulse.impulses, impulse.modes))
                 continue
             return q, v, self.choose_modes(state, forces, trigger), total, events
         raise RuntimeError(f"no consistent contact mode after repeated impulses at t = {t:.6g}")
@@ -270,16 +270,18 @@ class _Run:
         chosen = outcomes[_pick(normal, energy, self.selection)]
         return chosen.impulses, chosen.velocity, chosen.modes
 
-    def impulse_without_collision(self, state: ContactState):
-        """The non-zero impulse-velocity solution (``e = 0``) the rule picks, at a state with no consistent force."""
-        found = impulse_velocity(state, 0.0, self.tol)
+    def impulse_without_collision(self, state: ContactState) -> RigidImpact:
+        """The outcome of the impact law's impact without collision the rule picks, at a state with no consistent
+        force."""
+        candidates = self.impact_law.without_collision(state, self.tol)
         self.lcp_solves += 1
-        candidates = [s for s in found if np.abs(s.reactions[:, 0]).max() > 0]
         if not candidates:
-            raise RuntimeError("the impulse-velocity problem has no non-zero solution at an inconsistent state")
+            raise RuntimeError(
+                f"{type(self.impact_law).__name__} gives no impact without collision at an inconsistent state"
+            )
         self.ambiguous += len(candidates) > 1
-        normal = np.array([s.reactions[:, 0].sum() for s in candidates])
-        energy = np.array([state.kinetic_energy(s.velocity) for s in candidates])
+        normal = np.array([o.impulses[:, 0].sum() for o in candidates])
+        energy = np.array([o.kinetic_energy for o in candidates])
         return candidates[_pick(normal, energy, self.selection)]
 
     def choose_modes(self, state: ContactState, forces, trigger) -> tuple[ContactLabel, ...]:
