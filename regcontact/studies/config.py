@@ -228,6 +228,33 @@ def finite_or_table(**fields: Parser) -> Parser:
     return parse
 
 
+def load_or_table(number: Parser, **fields: Parser) -> Parser:
+    """A load: a number (parsed by ``number``), a ramp ``{start, rate}`` or ``{start, rate, until}`` (finite
+    numbers), a table ``{times, values}`` (lists of finite numbers; the profile checks their order), or an inline
+    table with exactly the given ``fields``. Tables are returned as dicts (the system builds the profile)."""
+    ramp, ramp_held = {"start": finite, "rate": finite}, {"start": finite, "rate": finite, "until": finite}
+    table = {"times": list_of(finite, 2, "times"), "values": list_of(finite, 2, "values")}
+    shapes = [ramp, ramp_held, table] + ([fields] if fields else [])
+    others = "".join(f" or {{{', '.join(f)}}}" for f in ([fields] if fields else []))
+    expected = f"a number, a ramp {{start, rate[, until]}}, a table {{times, values}}{others}"
+
+    def parse(value: Any) -> Any:
+        if not isinstance(value, dict):
+            try:
+                return number(value)
+            except _Invalid:
+                raise _Invalid(expected) from None
+        shape = next((shape for shape in shapes if set(value) == set(shape)), None)
+        if shape is None:
+            raise _Invalid(expected)
+        try:
+            return {key: shape[key](item) for key, item in value.items()}
+        except _Invalid:
+            raise _Invalid(expected) from None
+
+    return parse
+
+
 def nonnegative_or_table(**fields: Parser) -> Parser:
     """A number ≥ 0, or an inline table with exactly the given keys (each parsed by its parser)."""
     table = finite_or_table(**fields)

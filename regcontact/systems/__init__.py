@@ -11,6 +11,7 @@ from regcontact.systems._loads import (
     ConstantLoad as ConstantLoad,
     RampLoad as RampLoad,
     TableLoad as TableLoad,
+    load_at as load_at,
 )
 from regcontact.systems._planar_rod import (
     AbstractPlanarRod as AbstractPlanarRod,
