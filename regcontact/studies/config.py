@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import tomllib
 from collections.abc import Callable, Mapping
@@ -248,9 +249,14 @@ def load_or_table(number: Parser, **fields: Parser) -> Parser:
         if shape is None:
             raise _Invalid(expected)
         try:
-            return {key: shape[key](item) for key, item in value.items()}
+            parsed = {key: shape[key](item) for key, item in value.items()}
         except _Invalid:
             raise _Invalid(expected) from None
+        if shape is table and (
+            len(parsed["values"]) != len(parsed["times"]) or any(b <= a for a, b in itertools.pairwise(parsed["times"]))
+        ):
+            raise _Invalid(f"{expected}, with strictly increasing times and one value per time")
+        return parsed
 
     return parse
 

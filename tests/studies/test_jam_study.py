@@ -120,3 +120,9 @@ def test_a_bad_load_table_stops_with_one_line(tmp_path, capsys, value, expected)
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and err[0].startswith("regcontact: config error: system.torque = "), err
     assert expected in err[0]
+
+
+def test_a_load_table_out_of_order_names_the_load():
+    out_of_order = "{times = [1.0, 0.0], values = [0.0, 1.0]}"
+    with pytest.raises(Exception, match=r"system\.torque = .*strictly increasing times"):
+        load_study(RAMP, [f"system.torque={out_of_order}"])
