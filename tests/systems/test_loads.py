@@ -88,13 +88,13 @@ def test_a_free_rod_moves_by_the_double_integral_of_its_ramped_loads():
     x = x0 + 0.3 * t + (0.4 * t**2 / 2 - 1.2 * t**3 / 6) / m
     y = 50.0 - (t**2 / 2 + 0.6 * t**3 / 6)
     phi = (0.2 * t**3 / 6) / inertia
-    np.testing.assert_allclose(np.asarray(states.q), np.stack([x, y, phi], axis=-1), rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(np.asarray(states.q), np.stack([x, y, phi], axis=-1), rtol=1e-12, atol=1e-12)
 
 
 def test_a_block_under_a_ramped_push_starts_to_slip_when_the_push_reaches_mu_n():
     """A flat rod on two contacts (friction level with the centre of mass: no torque), weight ``m g`` and a push
     ``f_x = r t``: it sticks until ``t* = μ m g / r`` and then ``ẍ = (r t − μ m g)/m``, so ``v = r (t − t*)²/(2m)``.
-    The compliant model (viscous Coulomb, γ_t ∝ α) creeps at ``O(1/α)`` before ``t*``."""
+    The compliant model (viscous Coulomb, γ_t ∝ α) creeps at ``O(1/α)``: measured 2.3e-7 at α = 1e6, 2.3e-6 at 1e5."""
     m, g, mu, r = 1.0, 1.0, 0.5, 1.0
     rod = TwoPointRod(mass=m, gravity=g, mu=mu, force_x=RampLoad(0.0, r))
     t_star = mu * m * g / r
@@ -104,7 +104,7 @@ def test_a_block_under_a_ramped_push_starts_to_slip_when_the_push_reaches_mu_n()
     )
     t = np.asarray(ts)
     expected = np.where(t > t_star, r * (t - t_star) ** 2 / (2 * m), 0.0)
-    np.testing.assert_allclose(np.asarray(states.v[:, 0]), expected, atol=2e-5)
+    np.testing.assert_allclose(np.asarray(states.v[:, 0]), expected, atol=5e-7)
     assert float(states.v[1, 0]) < 1e-5 < float(states.v[2, 0])
 
 
