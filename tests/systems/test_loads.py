@@ -12,7 +12,15 @@ from regcontact.compliant.dynamics import CompliantSystem, vector_field
 from regcontact.contact import ContactModel
 from regcontact.rigid import g_spot_linearisation
 from regcontact.rigid._state import ContactState
-from regcontact.systems import ConstantLoad, PainleveRod, RampLoad, TableLoad, TwoPointRod
+from regcontact.systems import (
+    ConstantLoad,
+    PainleveRod,
+    RampLoad,
+    ReducedSingleContact,
+    TableLoad,
+    TwoPointRod,
+    contact_space_form,
+)
 
 NO_EVENTS = SolveSettings(events=(), max_steps=50_000)
 
@@ -146,3 +154,21 @@ def test_the_g_spot_rates_of_a_ramped_rod_are_the_printed_closed_forms():
             -6 * omega * s * (mu * s - c),
         )
         np.testing.assert_allclose([lin.alpha1, lin.alpha2, lin.alpha3], printed, rtol=1e-12, atol=1e-12)
+
+
+def test_a_contact_space_block_under_a_ramped_free_acceleration_slips_at_t_star():
+    """Champneys' form with ``A = C = 1``, ``B = 0``, ``b = −1`` (a unit normal load) and ``a(t) = r t``: sticks until
+    ``a`` reaches ``μ``, ``t* = μ/r``, then ``u = r (t − t*)²/2``; its contact-space form at ``t`` (what the rigid
+    side reads) has ``a(t)``."""
+    mu, r = 0.5, 2.0
+    block = ReducedSingleContact(a=RampLoad(0.0, r), b=-1.0, mu=mu)
+    assert block.time_dependent_loads and not ReducedSingleContact().time_dependent_loads
+    q, v = block.initial_state()
+    assert float(contact_space_form(block, q, v, 0.3).a[0]) == pytest.approx(r * 0.3, rel=1e-15)
+    ts = jnp.array([0.2, 0.5])
+    states, _ = trajectory(
+        block, ContactModel(), jnp.asarray(1e6), Controls(rtol=1e-9, atol=1e-11, t_max=0.5), NO_EVENTS, ts
+    )
+    t_star = mu / r
+    expected = np.where(np.asarray(ts) > t_star, r * (np.asarray(ts) - t_star) ** 2 / 2, 0.0)
+    np.testing.assert_allclose(np.asarray(states.v[:, 0]), expected, atol=1e-6)
