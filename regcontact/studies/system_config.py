@@ -92,10 +92,8 @@ def _rod_values(system: dict[str, Any]) -> dict[str, Any]:
     values = {key: value for key, value in system.items() if key != "kind" and key not in START_FIELDS}
     if isinstance(values["inertia"], str):  # "slender"; a batch of numbers is an array
         values["inertia"] = None
-    for key in _LOAD_KEYS:
-        if key in values and not (
-            key == "torque" and isinstance(values[key], dict) and "below_threshold" in values[key]
-        ):
+    for key in _LOAD_KEYS:  # a torque {below_threshold} stays a table: rod_from_config resolves it
+        if key in values:
             values[key] = _load(values[key])
     return values
 
