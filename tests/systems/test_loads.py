@@ -75,45 +75,47 @@ def test_a_new_rate_does_not_recompile_and_a_batch_vmaps():
     np.testing.assert_array_equal(jax.vmap(fy, in_axes=(0, None))(rods, 2.0), [-1.2, -1.4])
 
 
+#: The free rod and the block share one structure (which loads are profiles, of which kind) and settings, so the
+#: solve compiles once for both.
+CONTROLS = Controls(rtol=1e-10, atol=1e-12, t_max=2.0)
+
+
+def _rod(mass, gravity, force_x, torque, **start):
+    return TwoPointRod(mass=mass, gravity=gravity, force_x=force_x, torque=torque, **start)
+
+
+def _velocities_and_positions(rod, ts):
+    states, _ = trajectory(rod, ContactModel(), jnp.asarray(1e6), CONTROLS, NO_EVENTS, ts)
+    return np.asarray(states.v), np.asarray(states.q)
+
+
 def test_a_free_rod_moves_by_the_double_integral_of_its_ramped_loads():
     """Far above the ground, ``x = ∫∫ f_x/m``, ``y = y₀ − ∫∫ g`` and ``φ = φ₀ + ∫∫ τ/I`` for ramps: cubic in ``t``."""
-    m, inertia = 2.0, 0.5
-    rod = TwoPointRod(
-        mass=m,
-        inertia=inertia,
-        gravity=RampLoad(1.0, 0.6),
-        force_x=RampLoad(0.4, -1.2),
-        torque=TableLoad([0.0, 2.0], [0.0, 0.4]),
-        height=50.0,
-        vx0=0.3,
-    )
+    m = 2.0
+    rod = _rod(m, RampLoad(1.0, 0.6), RampLoad(0.4, -1.2), TableLoad([0.0, 2.0], [0.0, 0.4]), height=50.0, vx0=0.3)
     ts = jnp.linspace(0.1, 2.0, 5)
-    states, _ = trajectory(
-        rod, ContactModel(), jnp.asarray(1e4), Controls(rtol=1e-10, atol=1e-12, t_max=2.0), NO_EVENTS, ts
-    )
+    _, q = _velocities_and_positions(rod, ts)
     t = np.asarray(ts)
     x0 = float(rod.initial_state()[0][0])
     x = x0 + 0.3 * t + (0.4 * t**2 / 2 - 1.2 * t**3 / 6) / m
     y = 50.0 - (t**2 / 2 + 0.6 * t**3 / 6)
-    phi = (0.2 * t**3 / 6) / inertia
-    np.testing.assert_allclose(np.asarray(states.q), np.stack([x, y, phi], axis=-1), rtol=1e-12, atol=1e-12)
+    phi = (0.2 * t**3 / 6) / float(rod.inertia)
+    np.testing.assert_allclose(q, np.stack([x, y, phi], axis=-1), rtol=1e-12, atol=1e-12)
 
 
 def test_a_block_under_a_ramped_push_starts_to_slip_when_the_push_reaches_mu_n():
     """A flat rod on two contacts (friction level with the centre of mass: no torque), weight ``m g`` and a push
     ``f_x = r t``: it sticks until ``t* = μ m g / r`` and then ``ẍ = (r t − μ m g)/m``, so ``v = r (t − t*)²/(2m)``.
     The compliant model (viscous Coulomb, γ_t ∝ α) creeps at ``O(1/α)``: measured 2.3e-7 at α = 1e6, 2.3e-6 at 1e5."""
-    m, g, mu, r = 1.0, 1.0, 0.5, 1.0
-    rod = TwoPointRod(mass=m, gravity=g, mu=mu, force_x=RampLoad(0.0, r))
-    t_star = mu * m * g / r
-    ts = jnp.array([0.25, 0.45, 0.75, 1.0])
-    states, _ = trajectory(
-        rod, ContactModel(), jnp.asarray(1e6), Controls(rtol=1e-9, atol=1e-11, t_max=1.0), NO_EVENTS, ts
-    )
+    m, g, r = 1.0, 1.0, 1.0
+    rod = _rod(m, RampLoad(g, 0.0), RampLoad(0.0, r), TableLoad([0.0, 2.0], [0.0, 0.0]))
+    t_star = float(rod.mu) * m * g / r
+    ts = jnp.array([0.25, 0.45, 0.75, 1.0, 1.2])
+    v, _ = _velocities_and_positions(rod, ts)
     t = np.asarray(ts)
     expected = np.where(t > t_star, r * (t - t_star) ** 2 / (2 * m), 0.0)
-    np.testing.assert_allclose(np.asarray(states.v[:, 0]), expected, atol=5e-7)
-    assert float(states.v[1, 0]) < 1e-5 < float(states.v[2, 0])
+    np.testing.assert_allclose(v[:, 0], expected, atol=5e-7)
+    assert v[1, 0] < 1e-5 < v[2, 0]
 
 
 def test_rigid_and_compliant_sides_see_the_same_load_at_the_same_time():
