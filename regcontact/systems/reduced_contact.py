@@ -6,9 +6,10 @@ normal to it (the gap, ``v = ẏ``), with
     u̇ = a + A λ_T + B λ_N,        v̇ = b + B λ_T + C λ_N.
 
 As a system, ``q = (x, y)``, the inverse mass matrix is the contact-space Delassus matrix ``M⁻¹ = [[A, B], [B,
-C]]`` (symmetric positive definite: ``A > 0``, ``AC − B² > 0``), the applied force ``h = M (a, b)`` is constant (or, with ``a`` or ``b`` a load profile, given in time),
-and the one contact has gap ``(g_n, g_t) = (y, x)`` with ``λ = (λ_N, λ_T)``. This lets the compliant model run
-at any point of the (a, b) plane, not only where a rod can reach. ``a``, ``b`` are held constant: the velocity
+C]]`` (symmetric positive definite: ``A > 0``, ``AC − B² > 0``), the applied force ``h = M (a, b)`` is constant
+(or given in time, where ``a`` or ``b`` is a load profile), and the one contact has gap ``(g_n, g_t) = (y, x)``
+with ``λ = (λ_N, λ_T)``. This lets the compliant model run at any point of the (a, b) plane, not only where a rod
+can reach. ``a``, ``b`` do not follow the motion: the velocity
 terms they contain for a real body (``Ẇ v``) are frozen at the state they were computed at, so the form is the
 body's own only over times short against its rotation (the impulsive phase at large α).
 
