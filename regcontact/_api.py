@@ -75,8 +75,10 @@ from regcontact.studies import (
 from regcontact.systems import (
     AbstractSystem as AbstractSystem,
     PainleveRod as PainleveRod,
+    RampLoad as RampLoad,
     ReducedSingleContact as ReducedSingleContact,
     ReducedTwoContact as ReducedTwoContact,
+    TableLoad as TableLoad,
     TwoPointRod as TwoPointRod,
     slender_inertia as slender_inertia,
 )

@@ -40,6 +40,7 @@ from regcontact.rigid import (
     rod_g_spots,
     search_jamming_rod,
 )
+from regcontact.systems import load_at
 
 __all__ = ["draw_jamming_rods", "draw_portraits", "panel_examples"]
 
@@ -177,7 +178,7 @@ def _draw_rod(axes, found: JammingRod) -> list[list]:
     search.plot(float(found.g_spot.phi[0]), float(found.g_spot.omega[0]), "o", color="black", ms=6)
     search.set_xlabel("φ₀")
     search.set_ylabel("ω₀")
-    mu, torque = float(found.rod.mu), float(found.rod.torque)
+    mu, torque = float(found.rod.mu), float(load_at(found.rod.torque, 0.0))
     start = ", ".join(f"{float(x):.4f}" for x in (found.rod.phi0, found.rod.omega0, found.rod.vx0))
     search.set_title(
         f"{found.case}: search over starts (μ = {mu:.2f}, τ = {torque:.2f})\nfound (star): φ₀, ω₀, v_x0 = {start}",

@@ -25,7 +25,7 @@ from regcontact.rigid import (
     kelvin_voigt_restitution,
     limit_law,
 )
-from regcontact.systems import PainleveRod
+from regcontact.systems import PainleveRod, load_at
 
 THETA = math.radians(60.0)
 MU = 1.2
@@ -39,7 +39,7 @@ def reverse_chatter_rod(theta: float = THETA, mu: float = MU, ratio: float = RAT
 
         a = f_x/m + h sin θ τ/I,   b = −g − h cos θ τ/I,   τ = h (m g cos θ + f_x sin θ)   (h = l/2)."""
     rod = PainleveRod(mu=mu, phi0=theta, omega0=0.0, vx0=0.0)
-    m, g, inertia, h = (float(x) for x in (rod.mass, rod.gravity, rod.inertia, 0.5 * rod.length))
+    m, g, inertia, h = (float(x) for x in (rod.mass, load_at(rod.gravity, 0.0), rod.inertia, 0.5 * rod.length))
     c, s = math.cos(theta), math.sin(theta)
     # unknowns (f_x, τ): a − ratio (−b) = 0 and the moment condition
     matrix = np.array([[1.0 / m, h * s / inertia - ratio * h * c / inertia], [-h * s, 1.0]])

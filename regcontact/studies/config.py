@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import tomllib
 from collections.abc import Callable, Mapping
@@ -224,6 +225,38 @@ def finite_or_table(**fields: Parser) -> Parser:
             except _Invalid:
                 raise _Invalid(expected) from None
         return _number(value, expected)
+
+    return parse
+
+
+def load_or_table(number: Parser, **fields: Parser) -> Parser:
+    """A load: a number (parsed by ``number``), a ramp ``{start, rate}`` or ``{start, rate, until}`` (finite
+    numbers), a table ``{times, values}`` (lists of finite numbers; the profile checks their order), or an inline
+    table with exactly the given ``fields``. Tables are returned as dicts (the system builds the profile)."""
+    ramp, ramp_held = {"start": finite, "rate": finite}, {"start": finite, "rate": finite, "until": finite}
+    table = {"times": list_of(finite, 2, "times"), "values": list_of(finite, 2, "values")}
+    shapes = [ramp, ramp_held, table] + ([fields] if fields else [])
+    others = "".join(f" or {{{', '.join(f)}}}" for f in ([fields] if fields else []))
+    expected = f"a number, a ramp {{start, rate[, until]}}, a table {{times, values}}{others}"
+
+    def parse(value: Any) -> Any:
+        if not isinstance(value, dict):
+            try:
+                return number(value)
+            except _Invalid:
+                raise _Invalid(expected) from None
+        shape = next((shape for shape in shapes if set(value) == set(shape)), None)
+        if shape is None:
+            raise _Invalid(expected)
+        try:
+            parsed = {key: shape[key](item) for key, item in value.items()}
+        except _Invalid:
+            raise _Invalid(expected) from None
+        if shape is table and (
+            len(parsed["values"]) != len(parsed["times"]) or any(b <= a for a, b in itertools.pairwise(parsed["times"]))
+        ):
+            raise _Invalid(f"{expected}, with strictly increasing times and one value per time")
+        return parsed
 
     return parse
 

@@ -106,13 +106,23 @@ def _rod_reference(case: str, config: dict[str, Any]):
     return rod, reference, linearisation
 
 
+def _rod_value(value: Any) -> Any:
+    """A rod parameter as written into ``results.json``: a number, or a load profile's fields by name."""
+    from regcontact.systems import AbstractLoad
+
+    if isinstance(value, AbstractLoad):
+        fields = {name: getattr(value, name) for name in type(value).__dataclass_fields__}
+        return {name: np.asarray(item).tolist() for name, item in fields.items() if item is not None}
+    return float(value)
+
+
 def _reference_entry(rod, reference, linearisation) -> dict[str, Any]:
     from regcontact.rigid import jam_case
 
     alphas = [float(linearisation.alpha1), float(linearisation.alpha2), float(linearisation.alpha3)]
     jump = reference.jump
     return {
-        "rod": {key: float(getattr(rod, key)) for key in ROD_KEYS},
+        "rod": {key: _rod_value(getattr(rod, key)) for key in ROD_KEYS},
         "t_jam": reference.t_jam,
         "slip_impulse": list(reference.impulse),
         "q_jam": reference.q.tolist(),

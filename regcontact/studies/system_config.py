@@ -15,6 +15,7 @@ import numpy as np
 
 from regcontact._argument_checks import ArgumentError, check_argument
 from regcontact.studies import _user_classes as user, config as cfg
+from regcontact.systems import load_at
 from regcontact.systems._planar_rod import AbstractPlanarRod, check_slender_inertia
 from regcontact.systems.reduced_contact import ReducedSingleContact, check_inverse_mass
 from regcontact.systems.reduced_two_contact import (
@@ -64,8 +65,26 @@ _ROD_BODY_FIELDS: dict[str, cfg.Field] = {
         "slender",
         "moment of inertia I > 0, or 'slender' (m l²/12)",
     ),
-    "gravity": cfg.Field(cfg.ruled(_ROD["gravity"]), 1.0, "gravitational acceleration g (f_y = −m g)"),
+    "gravity": cfg.Field(
+        cfg.load_or_table(cfg.ruled(_ROD["gravity"])),
+        1.0,
+        "gravitational acceleration g (f_y = −m g); or a load of time, {start, rate[, until]} or {times, values}",
+    ),
 }
+
+#: The rod keys that may be loads of time (``docs/systems.md``).
+_LOAD_KEYS = ("gravity", "torque", "force_x")
+
+
+def _load(value: Any) -> Any:
+    """A rod's load from its validated config value: the number, or the profile its table describes."""
+    from regcontact.systems import RampLoad, TableLoad
+
+    if isinstance(value, dict) and "rate" in value:
+        return RampLoad(value["start"], value["rate"], value.get("until"))
+    if isinstance(value, dict) and "times" in value:
+        return TableLoad(value["times"], value["values"])
+    return value
 
 
 def _rod_values(system: dict[str, Any]) -> dict[str, Any]:
@@ -73,6 +92,9 @@ def _rod_values(system: dict[str, Any]) -> dict[str, Any]:
     values = {key: value for key, value in system.items() if key != "kind" and key not in START_FIELDS}
     if isinstance(values["inertia"], str):  # "slender"; a batch of numbers is an array
         values["inertia"] = None
+    for key in _LOAD_KEYS:  # a torque {below_threshold} stays a table: rod_from_config resolves it
+        if key in values:
+            values[key] = _load(values[key])
     return values
 
 
@@ -80,11 +102,16 @@ def _rod_values(system: dict[str, Any]) -> dict[str, Any]:
 SYSTEM_FIELDS: dict[str, cfg.Field] = {
     **_ROD_BODY_FIELDS,
     "torque": cfg.Field(
-        cfg.finite_or_table(below_threshold=cfg.finite),
+        cfg.load_or_table(cfg.finite, below_threshold=cfg.finite),
         0.0,
-        "applied torque τ, or {below_threshold = d}: τ = 2 f_y I / (m l cos φ₀) − d (Preclik Eq. 12)",
+        "applied torque τ, or {below_threshold = d}: τ = 2 f_y I / (m l cos φ₀) − d (Preclik Eq. 12), or a load "
+        "of time, {start, rate[, until]} or {times, values}",
     ),
-    "force_x": cfg.Field(rule_of(PainleveRod, "force_x"), 0.0, "applied horizontal force f_x"),
+    "force_x": cfg.Field(
+        cfg.load_or_table(rule_of(PainleveRod, "force_x")),
+        0.0,
+        "applied horizontal force f_x; or a load of time, {start, rate[, until]} or {times, values}",
+    ),
     "mu": cfg.Field(rule_of(PainleveRod, "mu"), 1.5, "friction coefficient μ ≥ 0"),
     "phi0": cfg.Field(rule_of(PainleveRod, "phi0"), float(np.pi / 3), "initial angle φ₀ (rad)"),
     "vx0": cfg.Field(rule_of(PainleveRod, "vx0"), -1.0, "initial horizontal velocity v_x0"),
@@ -101,7 +128,7 @@ def rod_from_config(system: dict[str, Any]) -> PainleveRod:
         from regcontact.rigid import torque_threshold  # imported here: validating a config needs no SciPy
 
         threshold = torque_threshold(
-            values["phi0"], values["mass"], values["length"], values["inertia"], values["gravity"]
+            values["phi0"], values["mass"], values["length"], values["inertia"], float(load_at(values["gravity"], 0.0))
         )
         values["torque"] = threshold - values["torque"]["below_threshold"]
     return PainleveRod(**values)
@@ -110,8 +137,16 @@ def rod_from_config(system: dict[str, Any]) -> PainleveRod:
 #: The two-point rod's keys (``docs/systems.md``).
 TWO_POINT_ROD_FIELDS: dict[str, cfg.Field] = {
     **_ROD_BODY_FIELDS,
-    "torque": cfg.Field(rule_of(TwoPointRod, "torque"), 0.0, "applied torque τ"),
-    "force_x": cfg.Field(rule_of(TwoPointRod, "force_x"), 0.0, "applied horizontal force f_x"),
+    "torque": cfg.Field(
+        cfg.load_or_table(rule_of(TwoPointRod, "torque")),
+        0.0,
+        "applied torque τ; or a load of time, {start, rate[, until]} or {times, values}",
+    ),
+    "force_x": cfg.Field(
+        cfg.load_or_table(rule_of(TwoPointRod, "force_x")),
+        0.0,
+        "applied horizontal force f_x; or a load of time, {start, rate[, until]} or {times, values}",
+    ),
     "mu": cfg.Field(rule_of(TwoPointRod, "mu"), 0.5, "friction coefficient μ ≥ 0 (both ends)"),
     "phi0": cfg.Field(rule_of(TwoPointRod, "phi0"), 0.0, "initial angle φ₀ (rad); 0 = flat"),
     "height": cfg.Field(

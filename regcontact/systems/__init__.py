@@ -2,9 +2,17 @@
 
 :class:`AbstractSystem` is what the compliant, rigid and stability code needs (mass matrix, forces, gaps, contact
 Jacobians, μ, energy), its contacts' tangent dimension a class constant (``TANGENT_DIM``: 1 planar, 2 spatial); the
-shipped systems implement it. A body of your own is one small subclass (``docs/systems.md``).
+shipped systems implement it. A rod's applied loads may be profiles of time (:class:`RampLoad`,
+:class:`TableLoad`). A body of your own is one small subclass (``docs/systems.md``).
 """
 
+from regcontact.systems._loads import (
+    AbstractLoad as AbstractLoad,
+    ConstantLoad as ConstantLoad,
+    RampLoad as RampLoad,
+    TableLoad as TableLoad,
+    load_at as load_at,
+)
 from regcontact.systems._planar_rod import (
     AbstractPlanarRod as AbstractPlanarRod,
     slender_inertia as slender_inertia,

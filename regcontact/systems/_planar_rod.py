@@ -1,4 +1,5 @@
-"""What the one-contact and the two-contact rod share: a rigid rod in the plane under constant loads."""
+"""What the one-contact and the two-contact rod share: a rigid rod in the plane under its applied loads (each a
+number or a load profile of time)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from regcontact._argument_checks import (
     is_traced,
     rule_problem,
 )
+from regcontact.systems._loads import AbstractLoad, depends_on_time, load_at, load_rule_value
 from regcontact.systems.system import AbstractSystem
 
 __all__ = ["AbstractPlanarRod", "check_slender_inertia", "slender_inertia"]
@@ -49,7 +51,11 @@ def check_slender_inertia(mass: ArrayLike, length: ArrayLike, inertia: ArrayLike
 class AbstractPlanarRod(AbstractSystem):
     """A rod of mass ``m``, length ``l`` and inertia ``I`` with coordinates ``q = (x, y, φ)`` (centre of mass,
     angle counter-clockwise from the ground), under gravity ``g``, a torque ``τ`` and a horizontal force
-    ``f_x``; ``M = diag(m, m, I)``. Subclasses say where the contacts are and how the rod starts."""
+    ``f_x``; ``M = diag(m, m, I)``. Subclasses say where the contacts are and how the rod starts.
+
+    Each of ``gravity``, ``torque`` and ``force_x`` is a number (a constant load) or a load profile of time
+    (:class:`~regcontact.systems.RampLoad`, :class:`~regcontact.systems.TableLoad`), evaluated at the ``t`` the
+    forces are asked at; Champneys' ``S_y = −m g`` and ``R = τ``."""
 
     #: The rules of the arguments every rod has (a subclass adds those of its initial state).
     ROD_RULES: ClassVar[dict[str, Rule]] = {
@@ -65,22 +71,23 @@ class AbstractPlanarRod(AbstractSystem):
     mass: Float[Array, ""]
     length: Float[Array, ""]
     inertia: Float[Array, ""]
-    gravity: Float[Array, ""]
-    torque: Float[Array, ""]
-    force_x: Float[Array, ""]
+    gravity: Float[Array, ""] | AbstractLoad
+    torque: Float[Array, ""] | AbstractLoad
+    force_x: Float[Array, ""] | AbstractLoad
     mu: Float[Array, ""]
 
     def _set_rod(self, mass, length, inertia, gravity, torque, force_x, mu) -> None:
         """Check the shared arguments (``ARGUMENT_RULES``, the config's rules) and fill them as float64 arrays
-        (``inertia=None``: a slender rod, whose ``m l²/12`` is checked too: it can overflow or underflow)."""
+        (``inertia=None``: a slender rod, whose ``m l²/12`` is checked too: it can overflow or underflow); a load
+        profile is kept as it is (it checked its own arguments)."""
         check_arguments(
             {**self.ROD_RULES, **self.ARGUMENT_RULES},
             mass=mass,
             length=length,
             inertia=inertia,
-            gravity=gravity,
-            torque=torque,
-            force_x=force_x,
+            gravity=load_rule_value(gravity),
+            torque=load_rule_value(torque),
+            force_x=load_rule_value(force_x),
             mu=mu,
         )
         check_slender_inertia(mass, length, inertia)
@@ -88,9 +95,10 @@ class AbstractPlanarRod(AbstractSystem):
         self.mass = f64(mass)
         self.length = f64(length)
         self.inertia = f64(slender_inertia(mass, length) if inertia is None else inertia)
-        self.gravity = f64(gravity)
-        self.torque = f64(torque)
-        self.force_x = f64(force_x)
+        load = lambda a: a if isinstance(a, AbstractLoad) else f64(a)  # noqa: E731
+        self.gravity = load(gravity)
+        self.torque = load(torque)
+        self.force_x = load(force_x)
         self.mu = f64(mu)
 
     # -- the two ends: end 1 at −l/2 along the rod (side −1), end 2 at +l/2 (side +1) ----------------------------
@@ -123,21 +131,28 @@ class AbstractPlanarRod(AbstractSystem):
         """``M⁻¹ f`` by division (the mass matrix is diagonal)."""
         return force / jnp.stack([self.mass, self.mass, self.inertia])
 
-    def applied_force(self) -> Float[Array, "3"]:
-        """Generalised applied force ``(f_x, f_y, τ)`` with ``f_y = −m g``."""
-        return jnp.stack([self.force_x, -self.mass * self.gravity, self.torque])
+    def applied_force(self, t: ArrayLike = 0.0) -> Float[Array, "3"]:
+        """Generalised applied force ``(f_x, f_y, τ)`` at time ``t``, with ``f_y = −m g``."""
+        force_x, gravity, torque = (load_at(load, t) for load in (self.force_x, self.gravity, self.torque))
+        return jnp.stack([force_x, -self.mass * gravity, torque])
 
     def forces(self, q: Float[Array, "3"], v: Float[Array, "3"], t: ArrayLike = 0.0) -> Float[Array, "3"]:
-        """``h``: the constant applied loads."""
-        return self.applied_force()
+        """``h``: the applied loads at ``t``."""
+        return self.applied_force(t)
+
+    @property
+    def time_dependent_loads(self) -> bool:
+        return depends_on_time(self.gravity, self.torque, self.force_x)
 
     @property
     def length_scale(self) -> Float[Array, ""]:
         return self.length
 
     def potential_energy(self, q: Float[Array, "3"]) -> Float[Array, ""]:
-        """``m g y − τ φ − f_x x``."""
-        return self.mass * self.gravity * q[1] - self.torque * q[2] - self.force_x * q[0]
+        """``m g y − τ φ − f_x x`` (of the loads at ``t = 0`` where they depend on time: such loads have no
+        potential, :attr:`time_dependent_loads`)."""
+        force_x, gravity, torque = (load_at(load, 0.0) for load in (self.force_x, self.gravity, self.torque))
+        return self.mass * gravity * q[1] - torque * q[2] - force_x * q[0]
 
     def kinetic_energy(self, q: Float[Array, "3"], v: Float[Array, "3"]) -> Float[Array, ""]:
         return 0.5 * (self.mass * (v[0] ** 2 + v[1] ** 2) + self.inertia * v[2] ** 2)

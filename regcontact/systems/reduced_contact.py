@@ -6,9 +6,10 @@ normal to it (the gap, ``v = ẏ``), with
     u̇ = a + A λ_T + B λ_N,        v̇ = b + B λ_T + C λ_N.
 
 As a system, ``q = (x, y)``, the inverse mass matrix is the contact-space Delassus matrix ``M⁻¹ = [[A, B], [B,
-C]]`` (symmetric positive definite: ``A > 0``, ``AC − B² > 0``), the applied force ``h = M (a, b)`` is constant,
-and the one contact has gap ``(g_n, g_t) = (y, x)`` with ``λ = (λ_N, λ_T)``. This lets the compliant model run
-at any point of the (a, b) plane, not only where a rod can reach. ``a``, ``b`` are held constant: the velocity
+C]]`` (symmetric positive definite: ``A > 0``, ``AC − B² > 0``), the applied force ``h = M (a, b)`` is constant
+(or given in time, where ``a`` or ``b`` is a load profile), and the one contact has gap ``(g_n, g_t) = (y, x)``
+with ``λ = (λ_N, λ_T)``. This lets the compliant model run at any point of the (a, b) plane, not only where a rod
+can reach. ``a``, ``b`` do not follow the motion: the velocity
 terms they contain for a real body (``Ẇ v``) are frozen at the state they were computed at, so the form is the
 body's own only over times short against its rotation (the impulsive phase at large α).
 
@@ -25,6 +26,7 @@ import numpy as np
 from jaxtyping import Array, ArrayLike, Float
 
 from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, ArgumentError, Rule, check_arguments, is_traced
+from regcontact.systems._loads import AbstractLoad, depends_on_time, load_at, load_rule_value
 from regcontact.systems.system import AbstractSystem
 
 __all__ = ["ContactSpaceForm", "ReducedSingleContact", "check_inverse_mass"]
@@ -68,7 +70,10 @@ class ContactSpaceForm(eqx.Module):
 
 
 class ReducedSingleContact(AbstractSystem, ContactSpaceForm):
-    """One contact in Champneys' contact-space form ``(a, b, A, B, C, μ)``, starting in contact at ``y = 0``."""
+    """One contact in Champneys' contact-space form ``(a, b, A, B, C, μ)``, starting in contact at ``y = 0``.
+
+    ``a`` and ``b`` may be load profiles of time (:class:`~regcontact.systems.RampLoad`,
+    :class:`~regcontact.systems.TableLoad`): the free accelerations at the ``t`` the forces are asked at."""
 
     NUM_CONTACTS: ClassVar[int] = 1
     ARGUMENT_RULES: ClassVar[dict[str, Rule]] = {
@@ -87,8 +92,8 @@ class ReducedSingleContact(AbstractSystem, ContactSpaceForm):
 
     def __init__(
         self,
-        a: ArrayLike = 0.0,
-        b: ArrayLike = -1.0,
+        a: ArrayLike | AbstractLoad = 0.0,
+        b: ArrayLike | AbstractLoad = -1.0,
         A: ArrayLike = 1.0,
         B: ArrayLike = 0.0,
         C: ArrayLike = 1.0,
@@ -97,11 +102,21 @@ class ReducedSingleContact(AbstractSystem, ContactSpaceForm):
         normal_velocity0: ArrayLike = 0.0,
     ):
         check_arguments(
-            self.ARGUMENT_RULES, a=a, b=b, A=A, B=B, C=C, mu=mu, slip0=slip0, normal_velocity0=normal_velocity0
+            self.ARGUMENT_RULES,
+            a=load_rule_value(a),
+            b=load_rule_value(b),
+            A=A,
+            B=B,
+            C=C,
+            mu=mu,
+            slip0=slip0,
+            normal_velocity0=normal_velocity0,
         )
         check_inverse_mass(A, B, C)
         f64 = lambda x: jnp.asarray(x, dtype=float)  # noqa: E731
-        self.a, self.b, self.A, self.B, self.C = f64(a), f64(b), f64(A), f64(B), f64(C)
+        load = lambda x: x if isinstance(x, AbstractLoad) else f64(x)  # noqa: E731
+        self.a, self.b = load(a), load(b)  # type: ignore[assignment]  # a profile where a load of time is given
+        self.A, self.B, self.C = f64(A), f64(B), f64(C)
         self.mu, self.slip0, self.normal_velocity0 = f64(mu), f64(slip0), f64(normal_velocity0)
 
     def mass_matrix(self, q: Float[Array, "2"] | None = None) -> Float[Array, "2 2"]:
@@ -111,8 +126,12 @@ class ReducedSingleContact(AbstractSystem, ContactSpaceForm):
         return self.inverse_mass_matrix() @ force
 
     def forces(self, q: Float[Array, "2"], v: Float[Array, "2"], t: ArrayLike = 0.0) -> Float[Array, "2"]:
-        """``h = M (a, b)``: the free accelerations are ``(a, b)``."""
-        return self.mass_matrix() @ jnp.stack([self.a, self.b])
+        """``h = M (a, b)``: the free accelerations are ``(a, b)`` (at ``t``)."""
+        return self.mass_matrix() @ jnp.stack([load_at(self.a, t), load_at(self.b, t)])
+
+    @property
+    def time_dependent_loads(self) -> bool:
+        return depends_on_time(self.a, self.b)
 
     def gaps(self, q: Float[Array, "2"]) -> Float[Array, "1 2"]:
         return jnp.stack([q[1], q[0]])[None]
@@ -128,7 +147,7 @@ class ReducedSingleContact(AbstractSystem, ContactSpaceForm):
         return self.mu[None]
 
     def potential_energy(self, q: Float[Array, "2"]) -> Float[Array, ""]:
-        """``−h · q``: the potential of the constant force."""
+        """``−h · q``: the potential of the constant force (of the force at ``t = 0`` where it depends on time)."""
         return -self.forces(q, q) @ q
 
     def initial_state(self) -> tuple[Float[Array, "2"], Float[Array, "2"]]:

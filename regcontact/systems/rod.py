@@ -26,6 +26,7 @@ import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
 from regcontact._argument_checks import FINITE, Rule, check_arguments, in_open_interval
+from regcontact.systems._loads import AbstractLoad
 from regcontact.systems._planar_rod import AbstractPlanarRod, slender_inertia
 
 __all__ = ["PainleveRod", "slender_inertia"]
@@ -43,7 +44,8 @@ class PainleveRod(AbstractPlanarRod):
         inertia: ``I > 0``; default: a slender rod, ``m l² / 12``.
         gravity: ``g`` (the applied vertical force is ``f_y = −m g``).
         torque: applied torque ``τ`` (Sec. 2.2 gives a torque just below the lift-off threshold).
-        force_x: applied horizontal force ``f_x``.
+        force_x: applied horizontal force ``f_x``. Each of ``gravity``, ``torque``, ``force_x`` may be a load
+            profile of time (:class:`~regcontact.systems.RampLoad`, :class:`~regcontact.systems.TableLoad`).
         mu: friction coefficient ``μ ≥ 0``.
         phi0: initial angle ``φ₀`` in (0, π), counter-clockwise from the ground.
         vx0: initial horizontal velocity.
@@ -77,9 +79,9 @@ class PainleveRod(AbstractPlanarRod):
         mass: ArrayLike = 1.0,
         length: ArrayLike = 2.0,
         inertia: ArrayLike | None = None,
-        gravity: ArrayLike = 1.0,
-        torque: ArrayLike = 0.0,
-        force_x: ArrayLike = 0.0,
+        gravity: ArrayLike | AbstractLoad = 1.0,
+        torque: ArrayLike | AbstractLoad = 0.0,
+        force_x: ArrayLike | AbstractLoad = 0.0,
         mu: ArrayLike = 1.5,
         phi0: ArrayLike = jnp.pi / 3,
         vx0: ArrayLike = -1.0,

@@ -116,6 +116,13 @@ class AbstractSystem(eqx.Module):
 
     # -- derived ------------------------------------------------------------------------------------------------
 
+    @property
+    def time_dependent_loads(self) -> bool:
+        """Whether ``h`` depends on ``t`` through a load profile (static, from the structure: the energy is then
+        not conserved by the loads, and :meth:`potential_energy` is that of the loads at ``t = 0``). ``False``
+        unless a system says otherwise."""
+        return False
+
     def mass_solve(self, q: Float[Array, " n"], force: Float[Array, " n"]) -> Float[Array, " n"]:
         """``M(q)⁻¹ f``; a system with a diagonal mass matrix may override this with a division."""
         return jnp.linalg.solve(self.mass_matrix(q), force)

@@ -23,6 +23,7 @@ import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Float
 
 from regcontact._argument_checks import FINITE, NONNEGATIVE, Rule, check_arguments, in_open_interval
+from regcontact.systems._loads import AbstractLoad
 from regcontact.systems._planar_rod import AbstractPlanarRod
 
 __all__ = ["TwoPointRod"]
@@ -52,9 +53,9 @@ class TwoPointRod(AbstractPlanarRod):
         mass: ArrayLike = 1.0,
         length: ArrayLike = 2.0,
         inertia: ArrayLike | None = None,
-        gravity: ArrayLike = 1.0,
-        torque: ArrayLike = 0.0,
-        force_x: ArrayLike = 0.0,
+        gravity: ArrayLike | AbstractLoad = 1.0,
+        torque: ArrayLike | AbstractLoad = 0.0,
+        force_x: ArrayLike | AbstractLoad = 0.0,
         mu: ArrayLike = 0.5,
         phi0: ArrayLike = 0.0,
         height: ArrayLike = 0.0,

@@ -3,6 +3,7 @@ jumps into stick, approaching the rigid jump as α grows; bad input stops with o
 
 from pathlib import Path
 
+import equinox as eqx
 import numpy as np
 import pytest
 
@@ -83,3 +84,45 @@ def test_bad_input_stops_with_one_line(tmp_path, capsys, assignments, key, expec
     assert len(err) == 1 and err[0].startswith(f"regcontact: config error: {key} = "), err
     assert expected in err[0]
     assert not out.exists()
+
+
+RAMP = ROOT / "studies" / "dynamic_jam_ramp.toml"
+
+
+def test_a_ramped_torque_in_the_study_file_is_a_ramp_load_whose_rigid_slip_jams_in_g2():
+    """The ramp study's rod: its torque a :class:`RampLoad` from ``{start, rate}``; the rigid slip jams in case G2
+    (α₁ > α₃, both < 0, α₂ < 0) at zero torque, and from the same start with the torque frozen it lifts off at once."""
+    from regcontact.rigid import SLIP_OUTCOMES, g_spot_linearisation, jam_case, jam_reference, rigid_slip
+    from regcontact.studies.system_config import rod_from_config
+    from regcontact.systems import RampLoad
+
+    config = load_study(RAMP).config
+    rod = rod_from_config(config["system"])
+    assert isinstance(rod.torque, RampLoad) and float(rod.torque.rate) == 0.5
+    reference = jam_reference(rod)
+    lin = g_spot_linearisation(rod, reference.q, reference.v, reference.t_jam)
+    assert jam_case(float(lin.alpha1), float(lin.alpha2), float(lin.alpha3)) == "G2"
+    assert abs(float(rod.torque(reference.t_jam))) < 1e-4
+    frozen = eqx.tree_at(lambda r: r.torque, rod, rod.torque.start)
+    assert SLIP_OUTCOMES[int(rigid_slip(frozen, *frozen.initial_state()).outcome)] == "lift-off"
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("{start = 0.0}", "a ramp {start, rate[, until]}"),
+        ("{times = [0.0], values = [1.0]}", "a table {times, values}"),
+    ],
+)
+def test_a_bad_load_table_stops_with_one_line(tmp_path, capsys, value, expected):
+    out = tmp_path / "out"
+    assert main(["run", str(RAMP), "--out", str(out), "--set", f"system.torque={value}"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("regcontact: config error: system.torque = "), err
+    assert expected in err[0]
+
+
+def test_a_load_table_out_of_order_names_the_load():
+    out_of_order = "{times = [1.0, 0.0], values = [0.0, 1.0]}"
+    with pytest.raises(Exception, match=r"system\.torque = .*strictly increasing times"):
+        load_study(RAMP, [f"system.torque={out_of_order}"])
