@@ -1,107 +1,25 @@
-"""Multiple impacts in chains of balls: Newton's cradle, a tapered chain and a column of beads through the compliant
-model at growing α and through its limit law (``docs/impacts.md``, "Multiple impacts").
-
-Every ball touches the next when the first is struck (or the column lands), so all contacts take part in one impact.
-The cradle and the tapered chain hang on pendulums and the column is under gravity: forces the limit law leaves out,
-which a compliant run at finite α feels during its impact; the distance to the limit measures how fast a law gets
-there (``O(α^(−s))``, ``s`` the law's impact-scale exponent)."""
+"""Multiple impacts in chains of balls: the cases of ``kind = "multiple_impacts"``
+(:mod:`regcontact.studies.multiple_impacts_study`) at α = 1e2 … 1e6, drawn against their limit law, and the limit
+against Siconos' published LZB outputs (``docs/impacts.md``, "Multiple impacts")."""
 
 from __future__ import annotations
 
 import csv
 import math
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from numpy.typing import NDArray
 
-from regcontact.contact import BilinearSpring, ContactModel, HuntCrossley, SpringDamper, ViscousCoulomb, law_exponents
+from regcontact.contact import ContactModel, HuntCrossley, ViscousCoulomb
 from regcontact.figures import figure
-from regcontact.rigid import compliant_limit, limit_law
+from regcontact.rigid import compliant_limit
+from regcontact.studies.multiple_impacts_study import chain_impact, chains, models
 from regcontact.systems import BallChain, ball_chain, hertz_stiffness
 
 #: the growth of the α the compliant runs take
 ALPHAS = 10.0 ** np.arange(2.0, 7.0)
-
-
-def chains(balls: int = 5) -> dict[str, BallChain]:
-    """The three cases: Newton's cradle (equal balls, the first struck at speed 1, pendulums ``ω² = 1``), a tapered
-    chain (radii ``0.8^i``, masses ``r³``, the same pendulums) and a column of equal beads dropped at speed 1 onto a
-    floor under gravity 1."""
-    struck = np.eye(balls)[0]
-    ones, tapered = np.ones(balls), 0.8 ** np.arange(balls)
-    return {
-        "cradle": ball_chain(ones, ones, struck, pendulum=1.0),
-        "tapered": ball_chain(tapered, tapered**3, struck, pendulum=1.0),
-        "column": ball_chain(ones, ones, -ones, gravity=1.0, floor=True),
-    }
-
-
-def models(chain: BallChain) -> dict[str, ContactModel]:
-    """The laws at each contact of ``chain`` (every one ``k ∝ α``): Hertz's elastic ``k δ^{3/2}`` with each pair's
-    own ``k``, a linear spring and damper (``γ ∝ √α``: a finite damping ratio), Stronge's bilinear spring
-    (``e = 0.8`` per contact)."""
-    floor = chain.floor
-    k = hertz_stiffness(np.asarray(chain.radii), floor)
-    frictionless = ViscousCoulomb(0.0)
-    return {
-        "hertz": ContactModel(HuntCrossley(stiffness=k, exponent=1.5, damping=0.0), frictionless),
-        "spring_damper": ContactModel(
-            SpringDamper(1.0, 0.2),  # type: ignore[arg-type]  # equinox takes numbers
-            frictionless,
-            law_exponents(SpringDamper, damping=0.5),
-        ),
-        "bilinear": ContactModel(BilinearSpring(1.0, 0.8), frictionless),
-    }
-
-
-@dataclass(frozen=True)
-class ChainImpact:
-    """One chain and law: the balls' velocities after the limit impact ``limit`` ``(N,)``, those at the end of the
-    compliant runs ``compliant`` ``(α, N)`` (all contacts open), whether each run finished, and the fitted order
-    of ``max_i |v_i − v_i^lim|`` in α."""
-
-    limit: NDArray[np.float64]
-    compliant: NDArray[np.float64]
-    finished: NDArray[np.bool_]
-
-    @property
-    def errors(self) -> NDArray[np.float64]:
-        """``max_i |v_i − v_i^lim|`` per α (NaN where the run did not finish with every contact open)."""
-        return np.where(self.finished, np.max(np.abs(self.compliant - self.limit), axis=1), np.nan)
-
-    def order(self, last: int = 3) -> float:
-        """The order fitted to the ``last`` α's errors (finished runs only)."""
-        alphas, errors = ALPHAS[-last:], self.errors[-last:]
-        kept = np.isfinite(errors)
-        return float(-np.polyfit(np.log(alphas[kept]), np.log(errors[kept]), 1)[0])
-
-
-def chain_impact(chain: BallChain, model: ContactModel, alphas: NDArray[np.float64] = ALPHAS) -> ChainImpact:
-    """The limit impact of ``chain`` under ``model`` and the compliant runs at ``alphas``, each ended where every
-    contact has opened (a law with a peak restarts where each contact turns)."""
-    import jax
-    import jax.numpy as jnp
-
-    from regcontact.compliant import Controls, SolveSettings, solve
-    from regcontact.contact import AbstractPeakNormalLaw
-
-    balls = chain.num_balls
-    limit = np.asarray(compliant_limit(chain, model)[1])[:balls]
-    peaks = ("peak",) if isinstance(model.normal, AbstractPeakNormalLaw) else ()
-    settings = SolveSettings(events=("contact_open",), max_steps=200_000, restart_at=peaks)
-    # the impact lasts O(α^(−s)) in units of the laws' own time scale at α = 1; 40 of them is past its end
-    t_max = 40.0 * alphas ** -limit_law(model).scale_exponent * balls
-
-    def one(alpha, t_end):
-        run = solve(chain, model, alpha, Controls(1e-10, 1e-12, t_end), settings)
-        return run.state_end.v[:balls], run.ok & (run.termination == 1)  # every contact has opened
-
-    v, ok = jax.jit(jax.vmap(one))(jnp.asarray(alphas), jnp.asarray(t_max))
-    return ChainImpact(limit, np.asarray(v), np.asarray(ok))
 
 
 #: Siconos' LZB outputs for ten steel balls (e = 1, Hertz, k = E* √R per contact), read from siconos/siconos-tutorials
@@ -144,7 +62,7 @@ LAW_STYLES = {
 def draw(out_dir: Path) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     results = {
-        (case, law): chain_impact(chain, model)
+        (case, law): chain_impact(chain, model, ALPHAS)
         for case, chain in chains().items()
         for law, model in models(chain).items()
     }
