@@ -125,7 +125,16 @@ def chain_impact(
     return ChainImpact(alphas, limit, np.asarray(v), np.asarray(ok))
 
 
-_TABLE_COLUMNS = ["case", "law", "balls", "distance", "order", "momentum_change", "energy_ratio", "finished"]
+_TABLE_COLUMNS = [
+    "chain",
+    "law",
+    "balls",
+    "distance_to_limit",
+    "order_to_limit",
+    "momentum_change",
+    "energy_ratio",
+    "finished_runs",
+]
 
 
 @final
@@ -206,14 +215,14 @@ class MultipleImpactsStudy(AbstractStudyKind):
                 last = result.errors[-1]
                 rows.append(
                     {
-                        "case": case,
+                        "chain": case,
                         "law": law,
                         "balls": chain.num_balls,
-                        "distance": None if not np.isfinite(last) else float(last),
-                        "order": None if not np.isfinite(result.order()) else result.order(),
+                        "distance_to_limit": None if not np.isfinite(last) else float(last),
+                        "order_to_limit": None if not np.isfinite(result.order()) else result.order(),
                         "momentum_change": float(masses @ result.limit - masses @ before),
                         "energy_ratio": float((masses @ result.limit**2) / (masses @ before**2)),
-                        "finished": int(result.finished.sum()),
+                        "finished_runs": int(result.finished.sum()),
                     }
                 )
                 details.append(
@@ -226,5 +235,8 @@ class MultipleImpactsStudy(AbstractStudyKind):
             references={"alpha": alphas.tolist(), "velocities": details},
             timings=timings,
             failures=failures,
-            summary=[f"{r['case']}, {r['law']}: distance {r['distance']}, order {r['order']}" for r in rows],
+            summary=[
+                f"{r['chain']}, {r['law']}: distance {r['distance_to_limit']}, order {r['order_to_limit']}"
+                for r in rows
+            ],
         )

@@ -28,9 +28,9 @@ def test_a_small_cradle_converges_at_order_2s_and_keeps_its_momentum(tmp_path):
     path = tmp_path / "small_cradle.toml"
     path.write_text(STUDY, encoding="utf-8")
     (row,) = rc.run_study(path, progress=lambda message: None).table.to_dict("records")
-    assert (row["case"], row["law"], row["balls"], row["finished"]) == ("cradle", "spring_damper", 3, 3)
-    assert row["order"] == pytest.approx(1.0, abs=0.05)
-    assert 0 < row["distance"] < 1e-3
+    assert (row["chain"], row["law"], row["balls"], row["finished_runs"]) == ("cradle", "spring_damper", 3, 3)
+    assert row["order_to_limit"] == pytest.approx(1.0, abs=0.05)
+    assert 0 < row["distance_to_limit"] < 1e-3
     assert abs(row["momentum_change"]) < 1e-14
     assert 0.3 < row["energy_ratio"] < 1.0
 
