@@ -40,6 +40,7 @@ FIGURE_MODULES: tuple[str, ...] = (
     "regcontact.figures._dynamic_jam",
     "regcontact.figures._beyond_jam",
     "regcontact.figures._spatial_rod",
+    "regcontact.figures._multiple_impacts",
 )
 
 

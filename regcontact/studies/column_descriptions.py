@@ -101,6 +101,14 @@ _EXACT: dict[str, tuple[str, str]] = {
     "touchdown_time_error": ("time", "largest difference of the first touch-down times from the rigid impact times"),
     "slip_at_zeno": ("length/time", "the compliant run's slip velocity at the rigid Zeno time"),
     "zeno_slip": ("length/time", "the slip velocity the rigid chatter sequence tends to at its Zeno point"),
+    # chains of balls (multiple_impacts)
+    "chain": ("", "the chain of balls: cradle, tapered or column"),
+    "balls": ("1", "the number of balls in the chain"),
+    "distance_to_limit": ("length/time", "max over the balls of |v − v_limit| after the impact, at the largest α"),
+    "order_to_limit": ("1", "order in α of distance_to_limit, fitted over the last three α"),
+    "momentum_change": ("mass·length/time", "the limit impact's change of the balls' total momentum"),
+    "energy_ratio": ("1", "the balls' kinetic energy after the limit impact over that before"),
+    "finished_runs": ("1", "compliant runs that ended with every contact open"),
     # beyond the jam (dynamic_jam) and the 3D crossing (spatial_crossing)
     "rod": ("", "the rod run through its jam: G1 or G2 (found by search) or system (the [system] table's)"),
     "law": ("", "the normal law of the compliant contact, by its config name"),

@@ -21,6 +21,7 @@ from regcontact.studies.config import ConfigError, apply_override, read_toml, va
 from regcontact.studies.crossing_study import SpatialCrossingStudy
 from regcontact.studies.jam_study import DynamicJamStudy
 from regcontact.studies.landing_study import LandingTableStudy
+from regcontact.studies.multiple_impacts_study import MultipleImpactsStudy
 from regcontact.studies.rigid_study import RigidPainleveStudy
 from regcontact.studies.study_size import DeviceSet, SizeLimits, StudySize, study_size
 from regcontact.studies.trajectory_study import RigidTrajectoriesStudy
@@ -51,6 +52,7 @@ STUDY_KINDS: dict[str, type[AbstractStudyKind]] = {
         ChatterStudy,
         DynamicJamStudy,
         SpatialCrossingStudy,
+        MultipleImpactsStudy,
     )
 }
 

@@ -21,6 +21,11 @@ from regcontact.systems._spatial_form import (
     SpatialContactSpaceForm as SpatialContactSpaceForm,
     spatial_contact_space_form as spatial_contact_space_form,
 )
+from regcontact.systems.ball_chain import (
+    BallChain as BallChain,
+    ball_chain as ball_chain,
+    hertz_stiffness as hertz_stiffness,
+)
 from regcontact.systems.reduced_contact import (
     ContactSpaceForm as ContactSpaceForm,
     ReducedSingleContact as ReducedSingleContact,

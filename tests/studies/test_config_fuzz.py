@@ -35,6 +35,7 @@ KINDS = {
     "chatter": "chatter.toml",
     "dynamic_jam": "dynamic_jam.toml",
     "spatial_crossing": "spatial_crossing.toml",
+    "multiple_impacts": "multiple_impacts.toml",
 }
 
 #: Values that have broken config readers, written as TOML.

@@ -27,6 +27,7 @@ COLUMNS = [
     *("slip_at_jam slip_end normal_velocity_at_jam normal_velocity_end velocity_error excess_impulse_t1").split(),
     *("excess_impulse_t2 impulse_error slip_speed_after normal_velocity_after bounce end_slip_x1").split(),
     *("end_slip_x2 end_closed").split(),
+    *("chain balls distance_to_limit order_to_limit momentum_change energy_ratio finished_runs").split(),
 ]
 
 

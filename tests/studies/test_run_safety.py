@@ -345,6 +345,7 @@ KINDS = {
     "chatter": "chatter.toml",
     "dynamic_jam": "dynamic_jam.toml",
     "spatial_crossing": "spatial_crossing.toml",
+    "multiple_impacts": "multiple_impacts.toml",
 }
 
 

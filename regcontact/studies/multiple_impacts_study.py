@@ -1,0 +1,242 @@
+"""``kind = "multiple_impacts"``: chains of touching balls (Newton's cradle, a tapered chain, a column of beads)
+through the compliant model at growing α and through its limit law (``docs/impacts.md``, "Multiple impacts").
+
+Every ball touches the next when the first is struck (or the column lands), so all contacts take part in one impact.
+The cradle and the tapered chain hang on pendulums and the column is under gravity: forces the limit law leaves out,
+which a compliant run at finite α feels during its impact; the distance to the limit measures how fast a law gets
+there (``O(α^(−s))``, ``s`` the law's impact-scale exponent)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, final
+
+import numpy as np
+from numpy.typing import NDArray
+
+from regcontact.contact import BilinearSpring, ContactModel, HuntCrossley, SpringDamper, ViscousCoulomb, law_exponents
+from regcontact.rigid import compliant_limit, limit_law
+from regcontact.studies import config as cfg
+from regcontact.studies._study_kind import AbstractStudyKind, Estimate
+from regcontact.studies.study_result import StudyResult
+from regcontact.studies.study_size import BASE_BYTES, HOST_BYTES_PER_CASE, STARTUP_S, DeviceSet, lengths, rtol_factor
+from regcontact.systems import BallChain, ball_chain, hertz_stiffness
+
+__all__ = ["CASES", "LAWS", "ChainImpact", "MultipleImpactsStudy", "chain_impact", "chains", "models"]
+
+_KIND = "multiple_impacts"
+
+#: the cases and the laws, by the names a config gives
+CASES = ("cradle", "tapered", "column")
+LAWS = ("hertz", "spring_damper", "bilinear")
+
+#: the cold compile of one (case, law) group, and one compliant run, on this 2-core CPU
+_COMPILE_S = 15.0
+_RUN_S = 1.0
+
+
+def chains(balls: int = 5) -> dict[str, BallChain]:
+    """The three cases: Newton's cradle (equal balls, the first struck at speed 1, pendulums ``ω² = 1``), a tapered
+    chain (radii ``0.8^i``, masses ``r³``, the same pendulums) and a column of equal beads dropped at speed 1 onto a
+    floor under gravity 1."""
+    struck = np.eye(balls)[0]
+    ones, tapered = np.ones(balls), 0.8 ** np.arange(balls)
+    return {
+        "cradle": ball_chain(ones, ones, struck, pendulum=1.0),
+        "tapered": ball_chain(tapered, tapered**3, struck, pendulum=1.0),
+        "column": ball_chain(ones, ones, -ones, gravity=1.0, floor=True),
+    }
+
+
+def models(chain: BallChain) -> dict[str, ContactModel]:
+    """The laws at each contact of ``chain`` (every one ``k ∝ α``): Hertz's elastic ``k δ^{3/2}`` with each pair's
+    own ``k``, a linear spring and damper (``γ ∝ √α``: a finite damping ratio), Stronge's bilinear spring
+    (``e = 0.8`` per contact)."""
+    k = hertz_stiffness(np.asarray(chain.radii), chain.floor)
+    frictionless = ViscousCoulomb(0.0)
+    return {
+        "hertz": ContactModel(HuntCrossley(stiffness=k, exponent=1.5, damping=0.0), frictionless),
+        "spring_damper": ContactModel(
+            SpringDamper(1.0, 0.2),  # type: ignore[arg-type]  # equinox takes numbers
+            frictionless,
+            law_exponents(SpringDamper, damping=0.5),
+        ),
+        "bilinear": ContactModel(BilinearSpring(1.0, 0.8), frictionless),
+    }
+
+
+@dataclass(frozen=True)
+class ChainImpact:
+    """One chain and law at ``alphas``: the balls' velocities after the limit impact ``limit`` ``(N,)``, those at
+    the end of the compliant runs ``compliant`` ``(α, N)`` (all contacts open) and whether each run finished so."""
+
+    alphas: NDArray[np.float64]
+    limit: NDArray[np.float64]
+    compliant: NDArray[np.float64]
+    finished: NDArray[np.bool_]
+
+    @property
+    def errors(self) -> NDArray[np.float64]:
+        """``max_i |v_i − v_i^lim|`` per α (NaN where the run did not finish with every contact open)."""
+        return np.where(self.finished, np.max(np.abs(self.compliant - self.limit), axis=1), np.nan)
+
+    def order(self, last: int = 3) -> float:
+        """The order fitted to the ``last`` α's errors (finished runs only; NaN with fewer than two)."""
+        alphas, errors = self.alphas[-last:], self.errors[-last:]
+        kept = np.isfinite(errors) & (errors > 0)
+        if kept.sum() < 2:
+            return float("nan")
+        return float(-np.polyfit(np.log(alphas[kept]), np.log(errors[kept]), 1)[0])
+
+
+def chain_impact(
+    chain: BallChain,
+    model: ContactModel,
+    alphas: NDArray[np.float64],
+    rtol: float = 1e-10,
+    atol: float = 1e-12,
+    max_steps: int = 200_000,
+    window: float = 40.0,
+) -> ChainImpact:
+    """The limit impact of ``chain`` under ``model`` and the compliant runs at ``alphas`` (one jitted ``vmap``),
+    each ended where every contact has opened, within ``window · N · α^(−s)`` (a law with a peak restarts where
+    each contact turns)."""
+    import jax
+    import jax.numpy as jnp
+
+    from regcontact.compliant import Controls, SolveSettings, solve
+    from regcontact.contact import AbstractPeakNormalLaw
+
+    balls = chain.num_balls
+    alphas = np.asarray(alphas, dtype=float)
+    limit = np.asarray(compliant_limit(chain, model)[1])[:balls]
+    peaks = ("peak",) if isinstance(model.normal, AbstractPeakNormalLaw) else ()
+    settings = SolveSettings(events=("contact_open",), max_steps=max_steps, restart_at=peaks)
+    # the impact lasts O(α^(−s)) in units of the laws' own time scale at α = 1, about a wave's passage per ball
+    t_max = window * alphas ** -limit_law(model).scale_exponent * balls
+
+    def one(alpha, t_end):
+        run = solve(chain, model, alpha, Controls(rtol, atol, t_end), settings)
+        return run.state_end.v[:balls], run.ok & (run.termination == 1)  # every contact has opened
+
+    v, ok = jax.jit(jax.vmap(one))(jnp.asarray(alphas), jnp.asarray(t_max))
+    return ChainImpact(alphas, limit, np.asarray(v), np.asarray(ok))
+
+
+_TABLE_COLUMNS = [
+    "chain",
+    "law",
+    "balls",
+    "distance_to_limit",
+    "order_to_limit",
+    "momentum_change",
+    "energy_ratio",
+    "finished_runs",
+]
+
+
+@final
+class MultipleImpactsStudy(AbstractStudyKind):
+    """``kind = "multiple_impacts"``: chains of touching balls under three laws; per (case, law) the distance of the
+    compliant velocities after the impact to the limit law's at the largest α, its order over the last three α,
+    and the limit's balances (the momentum it changes, the kinetic energy after over before)."""
+
+    NAME = _KIND
+    TABLE_COLUMNS = _TABLE_COLUMNS
+
+    def schema(self, raw: dict[str, Any]) -> dict[str, Any]:
+        del raw
+        return {
+            "study": cfg.study_fields(_KIND),
+            "chains": {
+                "cases": cfg.Field(cfg.list_of(cfg.choice(*CASES), 1, "case names"), list(CASES), "the chains"),
+                "laws": cfg.Field(cfg.list_of(cfg.choice(*LAWS), 1, "law names"), list(LAWS), "the contact laws"),
+                "balls": cfg.Field(cfg.positive_int, 5, "balls in each chain"),
+            },
+            "compliant": {
+                "alpha": cfg.Field(cfg.values_of(cfg.positive, "α > 0"), cfg.REQUIRED, "stiffness multipliers α"),
+                "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-10, "relative tolerance"),
+                "atol": cfg.Field(cfg.positive, 1e-12, "absolute tolerance"),
+                "max_steps": cfg.Field(cfg.step_budget, 200_000, "step budget per run"),
+                "window": cfg.Field(cfg.positive, 40.0, "how long each run may last, in impact times per ball"),
+            },
+        }
+
+    def check(self, config: dict[str, Any], overridden: list[str]) -> list[str]:
+        del overridden
+        if len(config["compliant"]["alpha"]) < 3:
+            raise cfg.ConfigError("compliant.alpha", config["compliant"]["alpha"], "at least three values (an order)")
+        if config["chains"]["balls"] < 2:
+            raise cfg.ConfigError("chains.balls", config["chains"]["balls"], "at least 2 balls")
+        return []
+
+    def estimate(self, config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
+        del devices  # one device: a jitted vmap per (case, law)
+        chains_config = config["chains"]
+        groups = len(chains_config["cases"]) * len(chains_config["laws"])
+        (alphas,) = lengths(config, "compliant.alpha")
+        cases = groups * alphas
+        phases = {
+            "start": STARTUP_S,
+            "compile": groups * _COMPILE_S,
+            "solve": cases * _RUN_S * rtol_factor(config["compliant"]["rtol"]),
+        }
+        return Estimate(
+            cases, f"{groups} chains and laws × {alphas} α", BASE_BYTES + cases * HOST_BYTES_PER_CASE, phases
+        )
+
+    def run(self, config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
+        chains_config, compliant = config["chains"], config["compliant"]
+        alphas = np.asarray(sorted(compliant["alpha"]), dtype=float)
+        built = chains(chains_config["balls"])
+        rows, details, failures, timings = [], [], [], {"compliant_s": 0.0}
+        for case in chains_config["cases"]:
+            chain = built[case]
+            masses, before = np.asarray(chain.masses), np.asarray(chain.v0)
+            for law in chains_config["laws"]:
+                progress(f"{case}, {law}: the limit and {len(alphas)} compliant runs")
+                start = time.perf_counter()
+                model = models(chain)[law]
+                result = chain_impact(
+                    chain,
+                    model,
+                    alphas,
+                    compliant["rtol"],
+                    compliant["atol"],
+                    compliant["max_steps"],
+                    compliant["window"],
+                )
+                timings["compliant_s"] += time.perf_counter() - start
+                if not result.finished.all():
+                    unfinished = alphas[~result.finished].tolist()
+                    failures.append(f"{case}, {law}: a run did not end with every contact open (α = {unfinished})")
+                last = result.errors[-1]
+                rows.append(
+                    {
+                        "chain": case,
+                        "law": law,
+                        "balls": chain.num_balls,
+                        "distance_to_limit": None if not np.isfinite(last) else float(last),
+                        "order_to_limit": None if not np.isfinite(result.order()) else result.order(),
+                        "momentum_change": float(masses @ result.limit - masses @ before),
+                        "energy_ratio": float((masses @ result.limit**2) / (masses @ before**2)),
+                        "finished_runs": int(result.finished.sum()),
+                    }
+                )
+                details.append(
+                    {"case": case, "law": law, "limit": result.limit.tolist(), "compliant": result.compliant.tolist()}
+                )
+        return StudyResult(
+            name=config["study"]["name"],
+            kind=_KIND,
+            rows=rows,
+            references={"alpha": alphas.tolist(), "velocities": details},
+            timings=timings,
+            failures=failures,
+            summary=[
+                f"{r['chain']}, {r['law']}: distance {r['distance_to_limit']}, order {r['order_to_limit']}"
+                for r in rows
+            ],
+        )

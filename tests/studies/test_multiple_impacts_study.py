@@ -1,0 +1,42 @@
+"""``kind = "multiple_impacts"``: a small cradle through the study, its order and its limit's balances."""
+
+from __future__ import annotations
+
+import pytest
+
+import regcontact as rc
+from regcontact.studies import ConfigError, load_config
+
+STUDY = """
+[study]
+name = "small_cradle"
+kind = "multiple_impacts"
+
+[chains]
+cases = ["cradle"]
+laws = ["spring_damper"]
+balls = 3
+
+[compliant]
+alpha = [1e3, 1e4, 1e5]
+"""
+
+
+def test_a_small_cradle_converges_at_order_2s_and_keeps_its_momentum(tmp_path):
+    """A spring–damper (``s = 1/2``) in a cradle: the pendulums act ``O(T²)`` during the impact, so the distance
+    to the limit falls at order 1; the limit keeps the momentum to round-off and loses energy to the dampers."""
+    path = tmp_path / "small_cradle.toml"
+    path.write_text(STUDY, encoding="utf-8")
+    (row,) = rc.run_study(path, progress=lambda message: None).table.to_dict("records")
+    assert (row["chain"], row["law"], row["balls"], row["finished_runs"]) == ("cradle", "spring_damper", 3, 3)
+    assert row["order_to_limit"] == pytest.approx(1.0, abs=0.05)
+    assert 0 < row["distance_to_limit"] < 1e-3
+    assert abs(row["momentum_change"]) < 1e-14
+    assert 0.3 < row["energy_ratio"] < 1.0
+
+
+def test_two_alphas_are_refused_in_one_line():
+    raw = {"study": {"name": "s", "kind": "multiple_impacts"}, "compliant": {"alpha": [1e3, 1e4]}}
+    with pytest.raises(ConfigError) as error:
+        load_config(raw)
+    assert str(error.value) == "compliant.alpha = [1000.0, 10000.0]: expected at least three values (an order)"
