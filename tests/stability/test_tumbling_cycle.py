@@ -130,3 +130,14 @@ def test_arguments_are_checked():
         tumbling_cycle(at_rest(0.11, 0.8, 10.0), slider=2)
     with pytest.raises(ValueError, match="mu"):
         tumbling_multipliers(np.eye(3), np.zeros((2, 2, 3)), np.zeros(3), np.array([-1.0, 0.5]))
+
+
+def test_a_body_mirrored_across_the_normal_slips_backward_with_the_same_multiplier():
+    """Legs at ``−x`` on the slope ``−β``: leg 1 slips along ``−t`` (``slip = −1``), the same cycle."""
+    cycle = tumbling_cycle(at_rest(0.14, 0.8, 20.0))
+    mirrored = at_rest(0.14, 0.8, -20.0, x1=-0.1, x2=-0.6)
+    backward = tumbling_cycle(mirrored, slip=-1)
+    assert backward.exists and backward.multiplier == pytest.approx(cycle.multiplier, rel=1e-10)
+    assert tumbling_cycle(mirrored, slip=1).failed == "S+F"
+    scan = tumbling_multipliers(*arrays([mirrored]), slip=-1)
+    assert scan.failure[0] == 0 and scan.multiplier[0] == pytest.approx(cycle.multiplier, rel=1e-10)
