@@ -37,6 +37,7 @@ FIGURE_MODULES: tuple[str, ...] = (
     "regcontact.figures._reverse_chatter",
     "regcontact.figures._reverse_chatter_event",
     "regcontact.figures._tumbling_body",
+    "regcontact.figures._tumbling_scan",
     "regcontact.figures._dynamic_jam",
     "regcontact.figures._beyond_jam",
     "regcontact.figures._spatial_rod",

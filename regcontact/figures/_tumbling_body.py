@@ -7,9 +7,8 @@ gyration 0.5, ``μ₁ = 0.11``, ``μ₂ = 0.8``. With leg 1 sliding down and leg
 leg 2 is ``g cos β (x₂ − x₁) k / (ρ² D₁)``, ``k = x₁ − μ₁ h``, ``D₁ = 1 + x₁ k/ρ²``: it vanishes at
 ``μ₁ = x₁/h = 0.1``. Below, S+F is consistent at rest (the ambiguity of the caption); above, leg 2 falls back,
 slowly near 0.1, while the slip of leg 1 accelerates: the cycle S+F, sticking impact of leg 2, FT, impact of
-leg 1 gains speed. :func:`cycle_multiplier` is the cycle's leading-order map (phases at the rest configuration,
-durations proportional to the speed, Darboux–Keller impacts); after the sticking impact the velocity is one
-number (the rotation about leg 2), so the map is a multiplier.
+leg 1 gains speed. :func:`cycle_multiplier` is the cycle's leading-order map, the general one of any body on two
+contacts (:func:`regcontact.stability.tumbling_cycle`) with leg 1 the slider.
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ from matplotlib.figure import Figure
 
 from regcontact.contact import ContactModel, SpringDamper, ViscousCoulomb, law_exponents
 from regcontact.figures import figure
-from regcontact.rigid import ContactState, darboux_keller
+from regcontact.stability import tumbling_cycle
 from regcontact.systems.legged_body import TwoLeggedBody
 
 SLOPE = math.radians(10.0)
@@ -43,50 +42,10 @@ def tumbling_body(mu1: float = MU[0], omega0: float = OMEGA0) -> TwoLeggedBody:
     )
 
 
-def _mode_accelerations(body: TwoLeggedBody) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, float]]:
-    """``W`` (rows n₁, t₁, n₂, t₂) and the generalised accelerations of S+F and FT at rest, with their forces."""
-    h = -float(body.legs[0, 1])
-    state = ContactState.from_system(body, np.array([0.0, h, 0.0]), np.zeros(3))
-    M_inv = np.linalg.inv(np.asarray(state.mass_matrix))
-    W, f = np.asarray(state.jacobians).reshape(4, 3), np.asarray(state.applied_force)
-    mu1 = float(body.mu[0])
-    direction = W[0] - mu1 * W[1]  # leg 1 sliding forward: λ_t = −μ₁ λ_n
-    normal_1 = -(W[0] @ M_inv @ f) / (W[0] @ M_inv @ direction)
-    slide = M_inv @ (f + direction * normal_1)
-    leg2 = W[2:]
-    forces_2 = -np.linalg.solve(leg2 @ M_inv @ leg2.T, leg2 @ M_inv @ f)
-    pivot = M_inv @ (f + leg2.T @ forces_2)
-    forces = {"normal_1": normal_1, "normal_2": forces_2[0], "tangential_2": forces_2[1]}
-    return W, slide, pivot, forces
-
-
-def cycle_multiplier(body: TwoLeggedBody, cycles: int = 3) -> tuple[float, str]:
-    """The leading-order cycle map's multiplier (the rotation about leg 2 after a sticking impact of leg 2, over
-    the one before), after ``cycles`` cycles from a rotation about leg 2; ``(nan, why)`` where a phase is not the
-    described one."""
-    W, slide, pivot, forces = _mode_accelerations(body)
-    h, x2 = -float(body.legs[0, 1]), float(body.legs[1, 0])
-    q0 = np.array([0.0, h, 0.0])
-    if not forces["normal_1"] > 0 or not W[2] @ slide < 0:
-        return math.nan, "S+F: leg 2 does not fall back"
-    if not W[0] @ pivot < 0 or abs(forces["tangential_2"]) > float(body.mu[1]) * forces["normal_2"]:
-        return math.nan, "FT: leg 1 does not fall back or leg 2 slips"
-    v = np.array([h, x2, -1.0])  # a rotation about leg 2 lifting leg 1
-    start, multiplier = v[2], math.nan
-    for _ in range(cycles):
-        v = v + pivot * (-2.0 * (W[0] @ v) / (W[0] @ pivot))  # FT until leg 1 lands
-        v = darboux_keller(ContactState.from_system(body, q0, v))[1]
-        w = W @ v
-        zero = 1e-9 * np.abs(w).max()
-        if not (w[2] > zero and (w[1] > zero or (abs(w[1]) <= zero and W[1] @ slide > 0))):
-            return math.nan, "the impact of leg 1 does not start S+F"
-        v = v + slide * (-2.0 * (W[2] @ v) / (W[2] @ slide))  # S+F until leg 2 lands
-        v = darboux_keller(ContactState.from_system(body, q0, v))[1]
-        w = W @ v
-        if not (abs(w[3]) <= 1e-9 * np.abs(w).max() and w[0] > 0):
-            return math.nan, "the impact of leg 2 does not stick"
-        multiplier, start = v[2] / start, v[2]
-    return float(multiplier), "S+F, sticking impact of leg 2, FT, impact of leg 1"
+def cycle_multiplier(body: TwoLeggedBody) -> float:
+    """The leading-order cycle map's multiplier of ``body`` (leg 1 slips forward, leg 2 the pivot):
+    :func:`~regcontact.stability.tumbling_cycle`'s, NaN where the cycle does not exist."""
+    return tumbling_cycle(body).multiplier
 
 
 def contact_model() -> ContactModel:
@@ -148,7 +107,7 @@ def draw(out_dir: Path) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     body, grid, rigid, rigid_q, compliant = runs()
     mus = np.linspace(0.1005, 0.116, 32)
-    multipliers = np.array([cycle_multiplier(tumbling_body(mu1=m))[0] for m in mus])
+    multipliers = np.array([cycle_multiplier(tumbling_body(mu1=m)) for m in mus])
     fig = Figure(figsize=(12.0, 7.8))
     FigureCanvasAgg(fig)
     path_ax = fig.add_subplot(2, 1, 1)
@@ -172,7 +131,7 @@ def draw(out_dir: Path) -> list[Path]:
     speed_ax.semilogy(rigid.times, rigid_speed, color="black", lw=1.2, label="event-driven, Darboux–Keller r = 0")
     for alpha, (_, v, status) in compliant.items():
         speed_ax.semilogy(grid, np.abs(v).max(axis=1), lw=0.8, label=f"compliant α = {alpha:g} ({status})")
-    m = cycle_multiplier(body)[0]
+    m = cycle_multiplier(body)
     impacts = [e.time for e in rigid.events if e.kind == "impact" and e.contact == 1]
     speed_ax.plot(impacts[:6], [1e-3 * m ** (j + 1) for j in range(len(impacts[:6]))], "o", mfc="none", color="k",
                   label=f"×{m:.3f} per cycle (the cycle map)")  # fmt: skip

@@ -48,6 +48,13 @@ from regcontact.stability._table4 import (
     recompute_table4 as recompute_table4,
     sample_configurations as sample_configurations,
 )
+from regcontact.stability._tumbling_cycle import (
+    TUMBLING_FAILURES as TUMBLING_FAILURES,
+    TumblingCycle as TumblingCycle,
+    TumblingScan as TumblingScan,
+    tumbling_cycle as tumbling_cycle,
+    tumbling_multipliers as tumbling_multipliers,
+)
 from regcontact.stability._two_contact_classes import (
     IMPACT_NAMES as IMPACT_NAMES,
     TWO_CONTACT_MODE_NAMES as TWO_CONTACT_MODE_NAMES,
