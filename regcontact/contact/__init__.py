@@ -27,6 +27,7 @@ from regcontact.contact._normal_laws import (
     ChampneysFastScale as ChampneysFastScale,
     ClippedKelvinVoigt as ClippedKelvinVoigt,
     HuntCrossley as HuntCrossley,
+    HuntCrossleyDamping as HuntCrossleyDamping,
     ImpactScale as ImpactScale,
     SpringDamper as SpringDamper,
 )

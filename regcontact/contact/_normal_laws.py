@@ -50,6 +50,7 @@ __all__ = [
     "ChampneysFastScale",
     "ClippedKelvinVoigt",
     "HuntCrossley",
+    "HuntCrossleyDamping",
     "ImpactScale",
     "SpringDamper",
 ]
@@ -253,20 +254,29 @@ class HuntCrossley(AbstractNormalLaw):
         return jnp.where(in_contact, spring * (-gap) / (self.exponent + 1.0), 0.0)
 
     def impact_scale(self, exponents: AbstractNormalLaw) -> ImpactScale:
-        """``k δⁿ (1 − c ġ)`` with ``k ∝ α^a`` and a fixed ``c`` is its own limit on the scale ``s = a/(n + 1)``
-        (the damping factor is dimensionless in the velocity); a ``c`` that shrinks with α leaves Hertz's
-        elastic spring. A shape ``n`` that changes with α, or a ``c`` that grows, is refused (``ValueError``)."""
+        """``k δⁿ (1 − c ġ)`` with ``k ∝ α^a`` and ``c ∝ α^b``: the damping factor ``c ġ`` is dimensionless in the
+        velocity, so on the spring's scale ``s = a/(n + 1)`` it carries ``α^b`` and nothing else.
+
+        - ``b = 0``: the law is its own limit, with a restitution that depends on ``c v⁻`` alone;
+        - ``b < 0``: the damping vanishes and Hertz's elastic spring is left (``e = 1``);
+        - ``b > 0``: the damping term ``k c δⁿ (−ġ)`` alone, on the faster scale ``s = (a + b)/(n + 1)``: it stops
+          the contact at ``δ* = ((n + 1) v⁻/(k c C))^(1/(n+1))`` and holds it there (``e = 0``; a compliant run
+          leaves at a speed below ``1/c``, so its restitution falls as ``α^(−b)``).
+
+        A shape ``n`` that changes with α is refused (``ValueError``): the contacts would change law."""
         if not isinstance(exponents, HuntCrossley):
             raise ValueError(f"exponents = {exponents!r}: expected the exponents of a Hunt–Crossley law")
         a = uniform_value("exponents.stiffness", exponents.stiffness, _ONE_SCALE)
         shape = uniform_value("exponents.exponent", exponents.exponent, _ONE_SCALE)
         damping = uniform_value("exponents.damping", exponents.damping, _ONE_SCALE)
-        if shape != 0.0 or damping > 0.0:
+        if shape != 0.0:
             raise ValueError(
-                f"Hunt–Crossley with α-exponents (exponent {shape:g}, damping {damping:g}): the limit law is derived "
-                "for a fixed shape and a damping that does not grow with α"
+                f"Hunt–Crossley with α-exponent {shape:g} of its shape n: the limit law is derived for a fixed shape"
             )
         n = self._shape()
+        if damping > 0.0:
+            kept_damping = HuntCrossleyDamping(_f64(self.stiffness) * _f64(self.damping), self.exponent)
+            return ImpactScale(kept_damping, (a + damping) / (n + 1.0), False)
         kept = HuntCrossley(self.stiffness, self.exponent, self.damping if damping == 0.0 else 0.0)
         return ImpactScale(kept, a / (n + 1.0), bool(np.all(np.asarray(kept.stiffness) > 0)))
 
@@ -282,6 +292,59 @@ class HuntCrossley(AbstractNormalLaw):
         ``α^(−a/(n+1))``, which one limit law does not follow."""
         why = "contacts of different n impact on different time scales α^(−a/(n+1)); the limit law needs one"
         return uniform_value("exponent", self.exponent, why)
+
+
+class HuntCrossleyDamping(AbstractNormalLaw):
+    """Hunt–Crossley's damping term alone, the impact-scale limit of a :class:`HuntCrossley` law whose damping
+    grows with α:
+
+        λ_n = k_c δⁿ max(−ġ_n, 0)  for δ = −g_n > 0,        λ_n = 0 otherwise,
+
+    with ``k_c = k c``. Its impulse is a function of the penetration, ``k_c δⁿ⁺¹/(n + 1)``: an approaching contact
+    stops at ``δ* = ((n + 1) v⁻/(k_c C))^(1/(n+1))`` (``C`` its inverse normal mass) and stays there, so the
+    restitution is zero and the normal velocity decays (``ImpactScale.has_spring`` is false). Built from a checked
+    Hunt–Crossley law (a contact with ``c = 0`` has ``k_c = 0``: no force); not a law for a study file.
+    """
+
+    PARAMETERS: ClassVar[dict[str, str]] = {"stiffness": "nonnegative", "exponent": "positive"}
+    EXPONENTS: ClassVar[dict[str, float]] = {"stiffness": 1.0, "exponent": 0.0}
+    LINEAR_STIFFNESS: ClassVar[str | None] = None
+
+    stiffness: Scalar
+    exponent: Scalar
+
+    def __init__(self, stiffness: ArrayLike = 1.0, exponent: ArrayLike = 1.5):
+        check_parameters(type(self), stiffness=stiffness, exponent=exponent)
+        self.stiffness = _f64(stiffness)
+        self.exponent = _f64(exponent)
+
+    def __call__(self, gap: Scalar, gap_rate: Scalar) -> Scalar:
+        in_contact = gap < 0.0
+        penetration = jnp.where(in_contact, -gap, 1.0)
+        force = self.stiffness * penetration**self.exponent * jnp.maximum(-gap_rate, 0.0)
+        return jnp.where(in_contact, force, 0.0)
+
+    def elastic_energy(self, gap: Scalar) -> Scalar:
+        return jnp.zeros_like(_f64(gap))
+
+    def impact_scale(self, exponents: AbstractNormalLaw) -> ImpactScale:
+        """Its own limit, on the scale ``s = a/(n + 1)`` (``k_c ∝ α^a``), with no spring."""
+        if not isinstance(exponents, HuntCrossleyDamping):
+            raise ValueError(f"exponents = {exponents!r}: expected the exponents of a Hunt–Crossley damping")
+        a = uniform_value("exponents.stiffness", exponents.stiffness, _ONE_SCALE)
+        if uniform_value("exponents.exponent", exponents.exponent, _ONE_SCALE) != 0.0:
+            raise ValueError("Hunt–Crossley damping with an α-exponent of its shape n: derived for a fixed shape")
+        n = uniform_value("exponent", self.exponent, "one limit law needs one shape n")
+        return ImpactScale(self, a / (n + 1.0), False)
+
+    def impact_rates(self, normal_mass_inverse: np.ndarray | Sequence[float], speed: float) -> list[float]:
+        """The rate at which the normal velocity decays near the stop ``δ*``: ``k_c C δ*ⁿ =
+        (k_c C)^(1/(n+1)) ((n + 1) v)^(n/(n+1))`` per contact (the contacts without force left out)."""
+        n = uniform_value("exponent", self.exponent, "one limit law needs one shape n")
+        C = np.asarray(normal_mass_inverse, dtype=float)
+        k = np.broadcast_to(np.asarray(self.stiffness, dtype=float), C.shape)
+        rates = (k * C) ** (1.0 / (n + 1.0)) * ((n + 1.0) * speed) ** (n / (n + 1.0))
+        return [float(r) for r in rates.reshape(-1) if r > 0]
 
 
 class ChampneysFastScale(AbstractLinearSpringDamper):

@@ -15,6 +15,7 @@ from regcontact.contact import (
     ClippedKelvinVoigt,
     ContactModel,
     HuntCrossley,
+    HuntCrossleyDamping,
     SpringDamper,
     ViscousCoulomb,
     default_exponents,
@@ -45,14 +46,17 @@ def test_a_slow_damper_leaves_the_spring_alone():
     assert scale.has_spring
 
 
-def test_hunt_crossley_is_its_own_limit_and_a_shrinking_damping_leaves_hertz():
+def test_hunt_crossley_is_its_own_limit_a_shrinking_damping_leaves_hertz_a_growing_one_its_damping():
     law = HuntCrossley(2.0, 1.5, 0.3)
     scale = law.impact_scale(default_exponents(law))
     assert scale.exponent == pytest.approx(1.0 / 2.5) and float(scale.law.damping) == 0.3 and scale.has_spring
     hertz = law.impact_scale(law_exponents(HuntCrossley, damping=-1.0))
     assert float(hertz.law.damping) == 0.0 and float(hertz.law.exponent) == 1.5
-    with pytest.raises(ValueError, match="damping that does not grow"):
-        law.impact_scale(law_exponents(HuntCrossley, damping=0.5))
+    growing = law.impact_scale(law_exponents(HuntCrossley, damping=0.5))  # c ∝ √α: the damping term alone
+    assert isinstance(growing.law, HuntCrossleyDamping) and not growing.has_spring
+    assert growing.exponent == pytest.approx(1.5 / 2.5) and float(growing.law.stiffness) == pytest.approx(0.6)
+    with pytest.raises(ValueError, match="fixed shape"):
+        law.impact_scale(law_exponents(HuntCrossley, exponent=0.1))
 
 
 def test_each_law_gives_its_impact_rates():

@@ -43,16 +43,18 @@ def test_champneys_exponents_keep_spring_and_damper_and_need_slow_enough_frictio
     assert slower.friction == "none"
 
 
-def test_hunt_crossley_is_its_own_limit_and_refuses_a_growing_damping():
-    """k ∝ α, n and c fixed: the scale α^(−1/(n+1)); a shrinking c leaves Hertz's spring; a growing one refused."""
+def test_hunt_crossley_is_its_own_limit_and_a_growing_damping_leaves_its_damping():
+    """k ∝ α, n and c fixed: the scale α^(−1/(n+1)); a shrinking c leaves Hertz's spring; a growing one its damping
+    term alone, on the scale α^(−(1 + b)/(n+1))."""
     law = limit_law(ContactModel(HuntCrossley(2.0, 1.5, 0.3), ViscousCoulomb(1.0)))
     assert law.scale_exponent == pytest.approx(0.4) and float(law.normal.damping) == 0.3
     assert law.friction == "coulomb"  # γ_t ∝ α is faster than α^0.4
     shrinking = law_exponents(HuntCrossley, damping=-1.0)
     hertz = limit_law(ContactModel(HuntCrossley(2.0, 1.5, 0.3), ViscousCoulomb(1.0), shrinking))
     assert float(hertz.normal.damping) == 0.0
-    with pytest.raises(ValueError, match="damping"):
-        limit_law(ContactModel(HuntCrossley(), ViscousCoulomb(1.0), law_exponents(HuntCrossley, damping=0.5)))
+    growing = limit_law(ContactModel(HuntCrossley(), ViscousCoulomb(1.0), law_exponents(HuntCrossley, damping=0.5)))
+    assert growing.scale_exponent == pytest.approx(0.6) and not growing.has_spring
+    assert growing.friction == "coulomb"  # γ_t ∝ α is faster than α^0.6
 
 
 @pytest.mark.parametrize("zeta", [0.05, 0.3, 0.7])

@@ -14,7 +14,7 @@ the limit. For the linear spring–damper laws (:class:`~regcontact.contact.Abst
 
 Hunt–Crossley's ``k δⁿ (1 − c ġ)`` with ``k ∝ α^a`` and a fixed ``c`` is its own limit on the scale
 ``s = a/(n + 1)`` (the damping factor is dimensionless in the velocity); a ``c`` that shrinks with α leaves
-Hertz's elastic spring (``e = 1``); a growing one is not derived here.
+Hertz's elastic spring (``e = 1``); a growing one leaves its damping term alone (``e = 0``, the contact stays).
 
 Viscous-limited Coulomb friction with damping exponent ``c``: ``c = s`` keeps the viscous branch on the impact
 scale (``λ_T = −clip(γ_t u, ±μλ_N)``, a finite ratio ``γ_t/γ_n``: friction need not reach its cone while the normal
