@@ -70,7 +70,8 @@ class ContactState:
     supply one: under a change of units of a coordinate ``q_j`` they change as ``W_ij → W_ij/c``,
     ``M_jj → M_jj/c²``, so they only fix a mass. Without it the gap is compared with the largest entry of ``W``
     (a length for angular coordinates, but 1 for translations). Every entry must be finite, ``μ ≥ 0`` and
-    ``length_scale > 0``: ``ValueError`` naming the first that is not.
+    ``length_scale > 0``: ``ValueError`` naming the first that is not. Subnormal entries (below the smallest
+    normal float) are zero.
     """
 
     mass_matrix: NDArray[np.float64]
@@ -84,7 +85,10 @@ class ContactState:
 
     def __post_init__(self) -> None:
         for name in ("mass_matrix", "jacobians", "jacobian_rates", "applied_force", "velocity", "mu", "gaps"):
-            object.__setattr__(self, name, np.asarray(getattr(self, name), dtype=float))
+            value = np.asarray(getattr(self, name), dtype=float)
+            # a subnormal number carries no relative precision (a velocity of 5e-324 has no direction to speak
+            # of, and the rigid problems divide by their scales): zero
+            object.__setattr__(self, name, np.where(np.abs(value) < np.finfo(float).tiny, 0.0, value))
         k, n = self.jacobians.shape[0], self.velocity.shape[0]
         expected = {
             "mass_matrix": (n, n),

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from regcontact.rigid.lcp import all_solutions, lcp_residual
+from regcontact.rigid.lcp import DataScales, all_solutions, lcp_residual
 
 
 def sorted_rows(a):
@@ -25,6 +25,15 @@ def test_scalar_problem_without_solution():
 def test_positive_definite_problem_has_its_unique_solution():
     found = all_solutions([[2.0, 1.0], [1.0, 2.0]], [-5.0, -6.0])
     np.testing.assert_allclose(found.solutions, [[4 / 3, 7 / 3]], rtol=1e-15)
+
+
+def test_subnormal_data_count_as_zero():
+    """A subnormal entry has no relative precision: the problem is the one with it zero (here ``q = 0``, whose
+    solution is ``z = 0``), also where the search measures in each index set's own units."""
+    M = [[2.0, 1.0], [1.0, 2.0]]
+    for scales in (None, DataScales(np.abs(M), np.array([1e-320, 0.0]))):
+        found = all_solutions(M, [5e-324, -5e-324], scales=scales)
+        np.testing.assert_array_equal(found.solutions, [[0.0, 0.0]])
 
 
 def test_bimatrix_game_has_three_equilibria():

@@ -8,7 +8,7 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from regcontact import PainleveRod, TwoPointRod
 from regcontact.rigid import (
@@ -366,6 +366,8 @@ def satisfies_law(reactions, rates, mu, tol=1e-9):
 
 
 @settings(max_examples=25, deadline=None)
+@example(phi=0.0, vx=1.0, vy=0.0, omega=5e-324, mu=0.0, lift=0.0, torque=0.0)  # a subnormal spin: zero
+@example(phi=0.0, vx=0.0, vy=0.0, omega=5e-324, mu=0.0, lift=0.0, torque=0.0)
 @given(
     st.floats(0.0, 1.4),
     st.floats(-1.0, 1.0),

@@ -190,6 +190,10 @@ def all_solutions(
         raise ValueError(f"M has shape {M.shape}, expected ({n}, {n}) to match q")
     if n > max_size:
         raise ValueError(f"all_solutions searches 2^n complementary index sets; n = {n} exceeds max_size = {max_size}")
+    # subnormal numbers carry no relative precision (and overflow where the search divides by them): zero
+    M, q = _flushed(M), _flushed(q)
+    if scales is not None:
+        scales = DataScales(_flushed(scales.entries), _flushed(scales.constants))
     masks = _masks(n, apart)
     if scales is not None:
         return _all_solutions_in_own_units(M, q, tol, scales, masks)
@@ -206,6 +210,11 @@ def all_solutions(
             continua.append(continuum)
     solutions = np.array(points).reshape(len(points), n)
     return LCPSolutions(solutions=solutions, continua=tuple(continua), scale=z_scale)
+
+
+def _flushed(x: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``x`` with its subnormal entries (below the smallest normal float) set to zero."""
+    return np.where(np.abs(x) < np.finfo(float).tiny, 0.0, x)
 
 
 def _masks(n: int, apart: Sequence[tuple[int, int]]) -> list[int]:
