@@ -14,6 +14,7 @@ TABLE1 = Path(__file__).parents[1] / "studies" / "table1.toml"
 TABLE1_ENDS = {1e3: (0.363774, 0.448217), 1e8: (0.324866, 0.437527)}
 
 
+@pytest.mark.slow
 def test_run_study_gives_the_table_and_the_json_of_the_command_line(tmp_path):
     run = rc.run_study(TABLE1, overrides={"sweep.alpha": [1e3, 1e8]}, out=tmp_path, progress=lambda line: None)
     assert run.ok
@@ -50,6 +51,7 @@ def test_alpha_sweep_needs_one_end_time():
         rc.alpha_sweep(rc.PainleveRod(), rc.ContactModel(), [1e3])
 
 
+@pytest.mark.slow
 def test_one_run_names_its_status():
     rod, alpha = rc.PainleveRod(), 1e4
     run = rc.solve(rod, rc.ContactModel(), alpha, rc.Controls(t_max=rc.contact_time(rod, alpha)))

@@ -233,6 +233,7 @@ def test_every_system_kind_and_every_key_with_a_rule_is_probed():
         assert probed, kind
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind, key", KIND_KEYS, ids=[f"{kind}.{key}" for kind, key in KIND_KEYS])
 def test_a_system_key_is_refused_by_the_config_exactly_when_the_constructor_refuses_it(kind, key):
     """Each value of :data:`PROBES` goes through the config layer every study uses for its system (the table's
@@ -371,6 +372,7 @@ def _batch(n: int) -> Any:
     return lambda leaf: np.broadcast_to(np.asarray(leaf), (n, *np.shape(leaf))).copy()
 
 
+@pytest.mark.slow
 def test_a_traced_input_that_breaks_a_rule_fails_its_run_by_name_and_leaves_the_others_alone():
     """Cases set by tree operations (as a program that builds its batch from arrays does) are traced in the
     sweep: each bad one fails with the check it breaks, is not integrated, and the good ones are the runs they
@@ -400,6 +402,7 @@ def test_a_traced_input_that_breaks_a_rule_fails_its_run_by_name_and_leaves_the_
     assert RUN_CHECKS.index("nonfinite_input") > RUN_CHECKS.index("unresolved_contact")  # kept codes keep meaning
 
 
+@pytest.mark.slow
 def test_a_traced_spatial_input_that_breaks_a_rule_fails_its_run_by_name():
     rod = SpatialRod(gyration=0.1, theta0=1.2, slip0=(1.0, 0.0))
     q0, v0 = rod.initial_state()

@@ -39,6 +39,7 @@ def test_compiled_code_lands_in_the_folder(monkeypatch, tmp_path, restore_cache_
     assert any(folder.iterdir())
 
 
+@pytest.mark.slow
 def test_a_rerun_reads_the_traced_sweep_back(monkeypatch, tmp_path, restore_cache_config):
     """With a compilation cache the traced sweep is kept beside it; a later sweep of the same computation (here:
     after forgetting every compiled sweep, as a new process does) reads it back without tracing, with the same
@@ -99,6 +100,7 @@ def test_a_kept_sweep_is_keyed_by_the_source_of_every_class_in_it():
     assert _exported_sweeps._outside_sources({"law": Typed()}) is None
 
 
+@pytest.mark.slow
 def test_a_rerun_in_a_new_process_never_imports_diffrax(tmp_path):
     """A process that finds its sweep kept runs it without tracing, so it never imports diffrax (0.2 s of a
     re-run's start-up); the first process traces it and does."""

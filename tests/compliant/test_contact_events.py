@@ -18,6 +18,8 @@ from regcontact.rigid import ContactState, impulse_velocity
 from regcontact.systems.rod import PainleveRod
 from tests.compliant.batch_promise import assert_lanes_agree
 
+pytestmark = pytest.mark.slow
+
 ONSET = PainleveRod(gravity=10.0, mu=1.6666666666666667, phi0=0.788690, vx0=-12.1223, omega0=3.6502)
 MODEL = ContactModel()
 SETTINGS = SolveSettings(solver="RadauIIA5", events=("contact_open",), max_steps=20_000)

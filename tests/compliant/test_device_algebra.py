@@ -29,6 +29,7 @@ def test_the_fields_products_agree_with_the_matrix_products(monkeypatch):
         np.testing.assert_allclose(a, b, rtol=1e-14, atol=1e-14)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("system", [PainleveRod(), TwoPointRod()], ids=["rod", "two-point rod"])
 def test_a_solve_with_the_gpu_products_keeps_the_batch_promise(system, monkeypatch):
     """The same runs through either form of the products: integrals within what a batch promises across

@@ -53,6 +53,7 @@ def test_vector_field_is_newton_euler():
         np.testing.assert_allclose(dy[6:], lam)
 
 
+@pytest.mark.slow
 def test_energy_is_conserved_pointwise_without_damping_or_friction():
     args = CompliantSystem(ROD, SpringDamper(1e4, 0.0), ViscousCoulomb(0.0))
     rates = jax.vmap(lambda y: energy_rate(y, args))(random_states(200, 2))
@@ -60,6 +61,7 @@ def test_energy_is_conserved_pointwise_without_damping_or_friction():
     assert np.max(np.abs(rates)) < 1e-12 * scale
 
 
+@pytest.mark.slow
 def test_energy_rate_is_minus_the_dissipation_with_damping_and_friction():
     args = CompliantSystem(ROD, SpringDamper(1e4, 30.0), ViscousCoulomb(80.0))
     states = random_states(300, 3)
@@ -107,12 +109,14 @@ def _switches(gaps):
     return int(np.sum(np.diff(np.sign(gaps)) != 0))
 
 
+@pytest.mark.slow
 def test_energy_is_kept_through_contact_switches_without_dissipation():
     gaps, energies = _bouncing_energy(CompliantSystem(ROD, SpringDamper(1e4, 0.0), ViscousCoulomb(0.0)))
     assert _switches(gaps) >= 4
     assert np.max(np.abs(energies - energies[0])) < 1e-6 * abs(energies[0])
 
 
+@pytest.mark.slow
 def test_energy_never_grows_through_contact_switches_with_dissipation():
     gaps, energies = _bouncing_energy(CompliantSystem(ROD, SpringDamper(1e4, 20.0), ViscousCoulomb(50.0)))
     assert _switches(gaps) >= 2

@@ -18,6 +18,7 @@ from regcontact.systems.rod import PainleveRod
 TABLE1 = Path(__file__).parents[2] / "studies" / "table1.toml"
 
 
+@pytest.mark.slow
 def test_failed_rows_are_blank_marked_failed_and_named_by_every_swept_key(tmp_path, capsys):
     """Two rods at α = 1e8 with a budget of 240 steps (they need 269 and 286; at α = 1e3, 159 and 205): both fail."""
     out = tmp_path / "out"
@@ -63,6 +64,7 @@ def test_controls_need_an_end_time_and_default_to_the_studies_tolerances():
     assert SolveSettings().solver == "RadauIIA5"
 
 
+@pytest.mark.slow
 def test_the_default_solve_gives_the_table1_quantity_at_1e6():
     """Before: Kvaerno5 at rtol 1e-8 ran out of 100 000 steps at α = 1e6."""
     rod, model = PainleveRod(), ContactModel()

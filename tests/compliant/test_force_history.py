@@ -3,9 +3,12 @@ forms of a body at rest and of momentum balance."""
 
 import jax.numpy as jnp
 import numpy as np
+import pytest
 
 import regcontact as rc
 from regcontact.compliant import CompliantState
+
+pytestmark = pytest.mark.slow
 
 MASS, GRAVITY, ALPHA = 1.0, 1.0, 1e4
 

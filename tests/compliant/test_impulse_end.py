@@ -4,6 +4,7 @@ tolerance, silent where there is no impulse."""
 import jax.numpy as jnp
 import jax.tree_util as jtu
 import numpy as np
+import pytest
 
 from regcontact.compliant import Case, Controls, SolveSettings, sweep
 from regcontact.compliant.dynamics import CompliantSystem, initial_state
@@ -31,6 +32,7 @@ def _runs(rod, rtol=1e-10, contact_times=3.0):
     return runs
 
 
+@pytest.mark.slow
 def test_it_ends_the_table1_impulse_at_every_alpha_and_converges_like_ln_alpha_over_alpha():
     rod = PainleveRod()
     runs = _runs(rod)
@@ -47,6 +49,7 @@ def test_it_ends_the_table1_impulse_at_every_alpha_and_converges_like_ln_alpha_o
     assert np.all(t_end[1:] < np.asarray([contact_time(rod, a) for a in ALPHAS[1:]]))
 
 
+@pytest.mark.slow
 def test_it_does_not_depend_on_the_solver_tolerance():
     """The condition is the force read off the state: at rtol 1e-7 the same end as at 1e-10 (a rule on λ̇_n lost
     its sign to noise from α ≈ 1e5 on at rtol 1e-8)."""
@@ -75,6 +78,7 @@ def test_its_condition_starts_positive_and_scales_with_the_slow_force():
     np.testing.assert_allclose(float(impulse_end(0.0, pressed, args)), 0.0, atol=1e-9)
 
 
+@pytest.mark.slow
 def test_a_system_without_load_never_fires_it():
     still = ReducedSingleContact(a=0.0, b=0.0)
     assert float(slow_force_scale(still)) == 0.0

@@ -18,6 +18,7 @@ from regcontact.systems import (
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "system", [PainleveRod(), TwoPointRod(), ReducedSingleContact()], ids=lambda s: type(s).__name__
 )
@@ -28,6 +29,7 @@ def test_every_closed_contact_is_pressed_in_by_exactly_the_depth(system, depth):
     np.testing.assert_array_equal(np.asarray(state.v), np.asarray(initial_state(system).v))
 
 
+@pytest.mark.slow
 def test_zero_depth_is_the_initial_state_bit_for_bit():
     for system in (PainleveRod(), TwoPointRod(), ReducedSingleContact()):
         np.testing.assert_array_equal(
@@ -46,6 +48,7 @@ def test_an_open_contact_keeps_its_gap():
     np.testing.assert_allclose(gaps[~closed], gaps0[~closed], rtol=1e-12)
 
 
+@pytest.mark.slow
 def test_it_vmaps_over_depths():
     rod = PainleveRod()
     depths = jnp.array([0.0, 1e-6, 1e-3])
@@ -53,6 +56,7 @@ def test_it_vmaps_over_depths():
     np.testing.assert_allclose(np.asarray(jax.vmap(rod.gaps)(states.q))[:, 0, 0], -np.asarray(depths), atol=1e-16)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("system", [PainleveRod(mu=0.5), SpatialRod(mu=0.5)], ids=lambda s: type(s).__name__)
 def test_a_slipping_start_carries_the_rigid_slips_normal_force_in_either_tangent_dimension(system):
     """``λ_n = −b/p`` at the start, with ``p`` of the slip's sign (planar) or direction (spatial)."""

@@ -3,6 +3,7 @@
 import jax.numpy as jnp
 import jax.tree_util as jtu
 import numpy as np
+import pytest
 
 from regcontact.compliant import Case, Controls, SolveSettings, sweep
 from regcontact.compliant.outcome import END_MODES, classify
@@ -10,6 +11,8 @@ from regcontact.compliant.termination import contact_time
 from regcontact.contact import ContactModel
 from regcontact.rigid import torque_threshold
 from regcontact.systems.rod import PainleveRod
+
+pytestmark = pytest.mark.slow
 
 SETTINGS = SolveSettings(events=("contact_open",))
 

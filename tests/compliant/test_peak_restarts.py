@@ -33,6 +33,7 @@ def _runs(system, model, alphas, settings=PEAKS, windows=20.0):
     return [run_at(jnp.asarray(alpha)) for alpha in alphas]
 
 
+@pytest.mark.slow
 def test_a_landing_converges_to_the_energetic_limit_at_order_one():
     """A landing that slips, sticks and stays stuck (the viscous branch of the friction law sets the O(1/α)
     error); the finite-α velocity after the impact tends to ``compliant_limit``'s. Measured (rtol 1e-10): 8.96e-4,
@@ -55,6 +56,7 @@ def test_a_landing_converges_to_the_energetic_limit_at_order_one():
     assert np.all((orders > 0.95) & (orders < 1.05)), (distances, orders)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("restitution", [0.6, 1.0])
 def test_frictionless_landing_leaves_at_r_times_the_approach_speed(restitution):
     """Without friction the bilinear spring gives ``v⁺ = −r v⁻`` at every α (loading ``k``, unloading ``k/r²``
@@ -67,6 +69,7 @@ def test_frictionless_landing_leaves_at_r_times_the_approach_speed(restitution):
     np.testing.assert_allclose(np.asarray(run.state_end.v), [0.4, 0.8 * restitution], rtol=2e-7)
 
 
+@pytest.mark.slow
 def test_a_run_ending_while_unloading_passes_the_energy_check():
     """Stopped half-way through unloading, the held law's energy is the unloading line's (what it still returns):
     the energy has fallen by the share lost at the turn, so the run is consistent and ends unloading."""
@@ -84,6 +87,7 @@ def test_a_run_ending_while_unloading_passes_the_energy_check():
     np.testing.assert_allclose(energy, 0.5 * 0.5**2, rtol=1e-7)
 
 
+@pytest.mark.slow
 def test_a_peak_law_needs_the_peak_restart_and_only_it():
     system = ReducedSingleContact(normal_velocity0=-1.0)
     controls = Controls(t_max=1.0)

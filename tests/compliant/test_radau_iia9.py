@@ -144,6 +144,7 @@ def _smooth_exact(t):
     return 1.5 * np.exp(-t) + 0.5 * (np.sin(t) - np.cos(t))
 
 
+@pytest.mark.slow
 def test_order_nine_with_fixed_steps():
     """y' = −y + sin t on [0, 8]: halving the step divides the global error by about 2⁹ (measured slopes 8.5,
     8.9, 8.9; RadauIIA5 under the same test falls by 2⁵)."""
@@ -165,6 +166,7 @@ def test_order_nine_with_fixed_steps():
     assert errors[-1] < 1e-14
 
 
+@pytest.mark.slow
 def test_error_proportional_to_the_tolerance():
     """With adaptive steps (RADAU's reading of rtol) the global error on the smooth problem stays below rtol and
     falls with it: its slope in log–log is about 1 (tolerance proportionality), in fewer steps than RadauIIA5."""
@@ -199,6 +201,7 @@ def test_error_proportional_to_the_tolerance():
     assert all(steps["RadauIIA9", r] < steps["RadauIIA5", r] / 2 for r in rtols[1:]), steps
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stiffness", [1e4, 1e8, 1e12])
 def test_linear_stiff_problem_against_its_closed_form(stiffness):
     """Every step within 10× the tolerance the estimate is held to: rtol with literal tolerances, RADAU's
@@ -213,6 +216,7 @@ def test_linear_stiff_problem_against_its_closed_form(stiffness):
         assert error <= 10 * held_to, (solver.radau5_tolerances, error)
 
 
+@pytest.mark.slow
 def test_one_long_step_of_a_very_stiff_decay_lands_on_zero():
     """Stiff accuracy: one step of y' = −L y with hL = 1e12 returns y1 = R(−1e12) y0 ≈ 0 (an A-stable method
     that is not L-stable would return about −y0 or y0)."""
@@ -231,6 +235,7 @@ def test_one_long_step_of_a_very_stiff_decay_lands_on_zero():
 # -- dense output and events ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_dense_output_has_order_five():
     """Between steps the output is the collocation polynomial (degree 5): its error at the middle of each step
     falls like h⁶ (measured slopes 5.6, 5.8)."""
@@ -253,6 +258,7 @@ def test_dense_output_has_order_five():
     assert np.all(orders > 5.4), orders
 
 
+@pytest.mark.slow
 def test_dense_output_locates_an_event_in_a_fast_transient():
     """y = 0.5 crossed downwards in the transient of the stiff linear test (L = 1e6, t ≈ ln 2 / L): the crossing
     is where it would be with ``y`` off by the tolerance the steps are held to, ``0.1 rtol^(3/5) |y|``, at the
@@ -275,6 +281,7 @@ def test_dense_output_locates_an_event_in_a_fast_transient():
     assert abs(float(sol.ts[-1]) - exact) <= 0.1 * 1e-10 ** (3 / 5) * 0.5 / (L / 2)
 
 
+@pytest.mark.slow
 def test_dense_output_locates_an_event_on_a_slow_manifold():
     """The stiff linear test (L = 1e6) started on its slow manifold (y(0) = 0, so y = sin t): the step ends are
     accurate far beyond the tolerance (their error is divided by L), so the steps grow to tenths and the event
@@ -348,6 +355,7 @@ def test_hybrid_newton_is_for_three_stages_only():
         RadauIIA9(newton="hybrid")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("alpha", [1e3, 1e8, 1e12])
 def test_rod_table1_run_against_a_tight_reference(alpha):
     """Table 1 at rtol 1e-10: within 1e-10 of the reference (RadauIIA5, literal tolerances, rtol 1e-13), as
@@ -362,6 +370,7 @@ def test_rod_table1_run_against_a_tight_reference(alpha):
     np.testing.assert_allclose(np.asarray(run.force_integrals), np.asarray(reference.force_integrals), atol=1e-10)
 
 
+@pytest.mark.slow
 def test_table1_study_agrees_with_radau_iia5():
     """The six-α Table 1 study (a sharded, vmapped sweep) with RadauIIA9 and with RadauIIA5 at rtol 1e-10:
     the integrals agree to RadauIIA5's accuracy (1e-10), every run ok."""
@@ -374,6 +383,7 @@ def test_table1_study_agrees_with_radau_iia5():
     np.testing.assert_allclose(rows["RadauIIA9"], rows["RadauIIA5"], atol=1e-10)
 
 
+@pytest.mark.slow
 def test_restarts_at_touch_downs_against_a_tight_reference():
     """The rod bouncing on a spring-damper at α = 1e8 (touch-downs, where the force jumps, and lift-offs,
     located on the dense output and restarted at), against RadauIIA5 with literal tolerances at rtol 1e-12: the

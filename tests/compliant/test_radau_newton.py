@@ -44,6 +44,7 @@ def _table1_run(alpha, settings: SolveSettings):
     return solve(ROD, CONTACT, alpha, controls, settings)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("alpha", [1e3, 1e8, 1e12])
 def test_hybrid_gives_the_default_force_integrals(alpha):
     """Table 1 rod at rtol 1e-10: the same integrals as the semismooth default to 1e-10, and α = 1e12 (where a

@@ -23,6 +23,8 @@ from regcontact.compliant.switches import FrozenContact
 from regcontact.contact import ContactModel
 from regcontact.systems.rod import PainleveRod
 
+pytestmark = pytest.mark.slow
+
 ROD = PainleveRod(mu=0.3, gravity=10.0, phi0=1.2, vx0=0.3)
 Y0 = CompliantState.from_flat(initial_state(ROD).flat.at[1].add(0.02).at[4].set(-1.0), 3)
 T_END = 0.3

@@ -20,6 +20,8 @@ from regcontact.contact import ContactModel
 from regcontact.systems.rod import PainleveRod
 from regcontact.systems.two_point_rod import TwoPointRod
 
+pytestmark = pytest.mark.slow
+
 TABLEAU = radau_iia5_tableau()
 
 

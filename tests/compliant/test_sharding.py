@@ -23,6 +23,8 @@ from regcontact.contact import ContactModel
 from regcontact.systems.rod import PainleveRod
 from tests.compliant.batch_promise import assert_lanes_agree
 
+pytestmark = pytest.mark.slow
+
 ROD = PainleveRod()
 MODEL = ContactModel()
 RTOL, ATOL = 1e-6, 1e-8

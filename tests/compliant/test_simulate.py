@@ -4,6 +4,7 @@ import jax
 import jax.numpy as jnp
 import jax.tree_util as jtu
 import numpy as np
+import pytest
 
 from regcontact.compliant import SOLVER_STATUSES, Case, Controls, SolveSettings, solve, sweep
 from regcontact.compliant._sweep import _COMPILED
@@ -26,6 +27,7 @@ def _cases(alphas, t_max=None, rods=None):
     return jtu.tree_map(lambda *leaves: jnp.stack(leaves), *cases)
 
 
+@pytest.mark.slow
 def test_sweep_equals_single_solves():
     alphas = [1e3, 3e4, 1e6]
     rods = [PainleveRod(), PainleveRod(mu=2.0, phi0=1.0), PainleveRod(vx0=-2.0)]
@@ -47,6 +49,7 @@ def test_sweep_equals_single_solves():
         assert runs.termination[i] == alone.termination
 
 
+@pytest.mark.slow
 def test_chunked_sweep_equals_one_chunk_and_compiles_once():
     batch = _cases([1e3, 1e4, 1e5, 1e6, 1e7])
     whole, _ = sweep(batch, SETTINGS)
@@ -66,6 +69,7 @@ def test_chunked_sweep_equals_one_chunk_and_compiles_once():
     assert not np.array_equal(again.state_end.flat, chunked.state_end.flat)
 
 
+@pytest.mark.slow
 def test_a_failed_case_is_reported_and_the_rest_of_the_batch_stands():
     """A case whose window is far too long for the step budget fails alone, with its reason."""
     alphas = [1e4, 1e4, 1e4]

@@ -58,6 +58,7 @@ def test_collocation_and_order_conditions():
         np.testing.assert_allclose(c * beta[0] + c**2 * beta[1] + c**3 * beta[2], Z[i], atol=1e-13)
 
 
+@pytest.mark.slow
 def test_order_five_with_fixed_steps():
     """y' = −y + sin t (not stiff): halving the step divides the error by about 2⁵."""
     solver = RadauIIA5(root_finder=NewtonTolerances(rtol=1e-14, atol=1e-16))
@@ -87,6 +88,7 @@ def test_order_five_with_fixed_steps():
 # -- the stiff linear test y' = −L (y − g) + g' --------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stiffness", [1e4, 1e8, 1e12])
 def test_linear_stiff_problem_against_its_closed_form(stiffness):
     """Every step within 10× the tolerance the error estimate is held to: rtol itself with literal tolerances,
@@ -101,6 +103,7 @@ def test_linear_stiff_problem_against_its_closed_form(stiffness):
         assert error <= 10 * held_to, (solver.radau5_tolerances, error)
 
 
+@pytest.mark.slow
 def test_dense_output_has_order_three():
     """Between steps the output is the collocation polynomial (degree 3): its error at the middle of each step
     falls like h⁴ (y' = −y + sin t, fixed steps)."""
@@ -128,6 +131,7 @@ def test_dense_output_has_order_three():
     assert np.all(orders > 3.7), orders
 
 
+@pytest.mark.slow
 def test_dense_output_locates_an_event_in_a_fast_transient():
     """y = 0.5 crossed downwards in the transient of the stiff linear test (L = 1e6, t ≈ ln 2 / L)."""
     L = 1e6
@@ -148,6 +152,7 @@ def test_dense_output_locates_an_event_in_a_fast_transient():
     assert abs(float(sol.ts[-1]) - exact) <= 1e-8 * exact
 
 
+@pytest.mark.slow
 def test_dense_output_locates_touch_down_in_free_flight():
     """A body in free fall (the rod before touch-down): the collocation polynomial reproduces the quadratic
     motion, so the event time is exact up to the root finder: t = (v + √(v² + 2 g h)) / g."""
@@ -190,6 +195,7 @@ TABLE1_SETTINGS = SolveSettings(solver="RadauIIA5")
 REFERENCE_SETTINGS = SolveSettings(solver="RadauIIA5_literal_tolerances")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("alpha", [1e3, 1e12])
 def test_rod_table1_run_against_a_tight_reference(alpha):
     run = _table1_run(jnp.asarray(alpha), jnp.asarray(1e-10), TABLE1_SETTINGS)
@@ -199,6 +205,7 @@ def test_rod_table1_run_against_a_tight_reference(alpha):
     np.testing.assert_allclose(np.asarray(run.force_integrals), np.asarray(reference.force_integrals), atol=1e-10)
 
 
+@pytest.mark.slow
 def test_switch_aware_solve_with_several_switches_against_a_tight_reference():
     """A rod bouncing on a spring-damper at α = 1e8 (three touch-downs, where the force jumps, and three
     lift-offs, all located and restarted at), against a reference with literal tolerances at rtol 1e-12. The
@@ -224,6 +231,7 @@ def test_switch_aware_solve_with_several_switches_against_a_tight_reference():
     np.testing.assert_allclose(np.asarray(result.state_end.flat), np.asarray(reference.state_end.flat), atol=1e-7)
 
 
+@pytest.mark.slow
 def test_vmapped_and_single_solves_agree():
     """The force integrals agree to round-off. At α = 1e12 the contact force itself carries round-off of about
     1e-4 (k g_n with k = 1e12 and g_n from O(1) coordinates), so batched and single arithmetic, equal up to the
@@ -249,6 +257,7 @@ def test_vmapped_and_single_solves_agree():
         assert np.all(np.abs(steps - single_steps) <= 0.05 * single_steps.sum()), (steps, single_steps)
 
 
+@pytest.mark.slow
 def test_a_case_that_cannot_finish_is_reported_and_the_batch_stands():
     """A budget of 200 steps: α = 1e3 needs about 160 at rtol 1e-10, α = 1e8 about 270. The second case says
     that it ran out of steps and where it stopped; the first is the same as alone."""

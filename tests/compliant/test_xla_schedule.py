@@ -50,6 +50,7 @@ def test_other_flags_are_kept():
     assert report["flags"] == f"--xla_force_host_platform_device_count=3 {FLAG}=false"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("value", ["true", "false"])
 def test_a_users_own_choice_is_kept(value):
     assert _run(REPORT, f"{FLAG}={value}")["flags"] == f"{FLAG}={value}"
@@ -61,6 +62,7 @@ def test_nothing_is_set_once_jax_has_started():
     assert _run(code, None) == {"flags": "", "started": "True"}
 
 
+@pytest.mark.slow
 def test_the_schedule_takes_effect():
     """After ``import regcontact`` XLA compiles what it compiles with the flag set by hand, not what it compiles
     with JAX's default (concurrency-optimised) schedule."""
@@ -71,6 +73,7 @@ def test_the_schedule_takes_effect():
     assert by_import == sequential != concurrent
 
 
+@pytest.mark.slow
 def test_use_host_cores_takes_the_flag_back_for_sweeps():
     """A sweep's wide batches run faster on JAX's default schedule: ``use_host_cores`` (which ``regcontact run``
     calls) removes the flag the import added, and only that flag."""
@@ -78,11 +81,13 @@ def test_use_host_cores_takes_the_flag_back_for_sweeps():
     assert _run(code, "--xla_dump_to=/dev/null")["flags"] == "--xla_dump_to=/dev/null"
 
 
+@pytest.mark.slow
 def test_use_host_cores_keeps_a_users_own_choice():
     code = "import regcontact\nregcontact.use_host_cores(2)\n" + REPORT
     assert _run(code, f"{FLAG}=false")["flags"] == f"{FLAG}=false"
 
 
+@pytest.mark.slow
 def test_the_command_runs_on_the_default_schedule():
     """``regcontact run`` starts JAX through ``use_host_cores``: XLA compiles what it compiles by default."""
     code = (

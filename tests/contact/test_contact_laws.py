@@ -147,6 +147,7 @@ def test_hunt_crossley_gradient_is_finite_out_of_contact():
     assert all(np.isfinite(float(x)) and float(x) == 0.0 for x in grad)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(LAWS))
 def test_elastic_energy_is_the_potential_of_the_undamped_force(name):
     law = LAWS[name]
@@ -236,6 +237,7 @@ def contact_switches(gap: jnp.ndarray) -> int:
     return int(np.sum(np.diff(np.sign(np.asarray(gap))) != 0))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("law", [SpringDamper, ClippedKelvinVoigt, HuntCrossley, ChampneysFastScale])
 def test_energy_is_kept_by_conservative_laws_through_many_switches(law):
     contact = ContactModel(normal=law(stiffness=1.0, damping=0.0), friction=ViscousCoulomb(damping=0.0))
@@ -245,6 +247,7 @@ def test_energy_is_kept_by_conservative_laws_through_many_switches(law):
 
 
 @pytest.mark.parametrize("law", [SpringDamper, ClippedKelvinVoigt, HuntCrossley, ChampneysFastScale])
+@pytest.mark.slow
 def test_energy_never_grows_with_dissipative_laws_through_many_switches(law):
     """Damping of about a tenth of critical (exponent 1/2 keeps the ratio as α grows) and viscous-Coulomb
     friction: the energy falls at every contact and stays put in flight."""

@@ -41,6 +41,7 @@ def _final(system: AbstractSystem, contact: ContactModel, alpha: float, t_max: f
     return run
 
 
+@pytest.mark.slow
 def test_a_rod_resting_on_two_springs_shares_its_weight_and_sinks_by_each_springs_own_stiffness():
     """A flat rod on its two ends: the normal forces are vertical with equal arms ``h cos φ`` about the centre of
     mass, so at rest each carries ``m g / 2`` whatever the tilt, and end ``i`` sinks by ``δ_i = m g / (2 k_i)``."""
@@ -55,6 +56,7 @@ def test_a_rod_resting_on_two_springs_shares_its_weight_and_sinks_by_each_spring
     assert abs(float(run.state_end.q[2])) > 1e-3  # the soft end sank more: the rod tilts
 
 
+@pytest.mark.slow
 def test_an_array_of_equal_values_gives_the_numbers_of_one_value_to_the_bit():
     rod = TwoPointRod(gravity=10.0, phi0=0.3, height=0.02, vx0=0.5)
     scalar = ContactModel(SpringDamper(1.0, 1.0), ViscousCoulomb(1.0))
@@ -152,6 +154,7 @@ def _hertz(radii) -> np.ndarray:
     return 4.0 / 3.0 * np.sqrt(r[:-1] * r[1:] / (r[:-1] + r[1:]))
 
 
+@pytest.mark.slow
 def test_a_hertz_chain_of_balls_of_two_sizes_has_its_compliant_limit():
     """Hertz's spring ``k_i δ^{3/2}`` without damping is scale-free: a run at any α ends with the limit's
     velocities. The limit (α-free, the law vmapped over the contacts) against the compliant run (the law broadcast
@@ -207,6 +210,7 @@ time_limit = 20.0
 """
 
 
+@pytest.mark.slow
 def test_a_study_file_takes_one_value_per_contact(tmp_path):
     """``contact.normal`` parameters as lists in a TOML study: the rod's static load sharing again, and the
     run's numbers are :func:`~regcontact.solve`'s."""

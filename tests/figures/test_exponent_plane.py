@@ -2,10 +2,12 @@
 rod bounces off after the impulse when the spring outgrows the damper (e_k > e_γ) and stays down otherwise."""
 
 import numpy as np
+import pytest
 
 from regcontact.figures._exponent_plane import contact_break_map
 
 
+@pytest.mark.slow
 def test_the_contact_breaks_above_the_diagonal_and_not_on_or_below_it():
     data = contact_break_map(exponents=(0.75, 1.0, 1.25))
     assert data["ok"].all()
@@ -21,6 +23,7 @@ def test_the_contact_breaks_above_the_diagonal_and_not_on_or_below_it():
     assert np.all(np.diff(distance[2, 1]) < 0) and distance[2, 1, -1] < 1e-3
 
 
+@pytest.mark.slow
 def test_on_the_diagonal_the_contact_breaks_when_the_springs_push_exceeds_twice_the_slow_force():
     """k_n = k₀α, γ_n = γ₀α: the impulse leaves δ₀ = Λ_n/γ_n; the undamped rebound about δ_eq = λ_slow/k_n
     reaches zero iff δ₀ > 2 δ_eq, i.e. (k₀/γ₀) Λ_n > 2 λ_slow: k₀/γ₀ > 2 × 0.4539 / 0.3248 = 2.79 here."""

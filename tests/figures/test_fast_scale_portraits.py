@@ -4,6 +4,8 @@ import pytest
 
 from regcontact.figures._fast_scale_portraits import PANELS, panel_equilibria
 
+pytestmark = pytest.mark.slow
+
 EXPECTED_EQUILIBRIA = {  # (mode, type, consistent) per panel, from Sec. 4.4's description of Fig. 12
     "A": set(),
     "B": {("S+", "saddle", True)},

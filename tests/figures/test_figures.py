@@ -26,6 +26,7 @@ def test_unknown_figure_is_refused(tmp_path, capsys):
     assert not (tmp_path / "f").exists()
 
 
+@pytest.mark.slow
 def test_fig7_reads_the_table1_study_and_its_rigid_references(tmp_path):
     """Fig. 7 draws the Table 1 study's integrals against the rigid references of its ``results.json`` (the
     time-stepping reaction of the rod's one contact): drawn whole, PNG and CSV written."""

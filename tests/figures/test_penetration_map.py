@@ -3,8 +3,11 @@
 sticking impulse Λ (an impact without collision) beyond it."""
 
 import numpy as np
+import pytest
 
 from regcontact.figures._penetration_map import LIMITS, limit_classes, penetration_map
+
+pytestmark = pytest.mark.slow
 
 
 def test_the_saddle_decides_between_lift_off_and_an_impact_without_collision():

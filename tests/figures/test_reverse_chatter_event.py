@@ -17,6 +17,8 @@ from regcontact.figures._reverse_chatter_event import (
 from regcontact.rigid import compliant_limit_map, kelvin_voigt_restitution, limit_law
 from regcontact.rigid._impacts.darboux_keller import contact_space_energy
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def rod():

@@ -14,6 +14,7 @@ RIGID_FIGURES = {
 }
 
 
+@pytest.mark.slow
 def test_solution_space_figures_show_every_solution(tmp_path):
     figures = load_figures()
     for name, modes in RIGID_FIGURES.items():

@@ -4,8 +4,11 @@ the CSV holds the study's own distances and every run's modes."""
 import csv
 
 import numpy as np
+import pytest
 
 from regcontact.figures._rigid_trajectories import FIGURES, draw_trajectories
+
+pytestmark = pytest.mark.slow
 
 SHORT = ["horizon.t_end=0.35", "compliant.alpha=[1e3, 1e4]", "moreau_jean.dt=[1e-2, 1e-3]"]
 

@@ -16,6 +16,7 @@ def test_the_slip_on_leg_1_lets_leg_2_fall_back_only_above_mu1_0_1():
         assert np.sign(cycle.slide_normal) == sign and cycle.slide_slip > 0
 
 
+@pytest.mark.slow
 def test_the_body_rests_in_stick_and_grows_by_the_cycle_map_after_a_perturbation():
     """At rest it stays in TT; from ω₀ = −1e-3 the event-driven run (Darboux–Keller, r = 0) repeats FT, S+F with
     the rotation after each sticking impact of leg 2 multiplied by 1.679, 1.689, 1.719, … : the cycle map's

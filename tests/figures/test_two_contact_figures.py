@@ -12,6 +12,8 @@ from regcontact.figures._two_contact_fast_dynamics import draw_fig15
 from regcontact.figures._two_contact_orbits import FIG15_PANELS, compute_fig15
 from regcontact.stability import recompute_table4
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def classes():

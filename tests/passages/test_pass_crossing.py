@@ -13,6 +13,8 @@ from regcontact.rigid import crossing_reference
 from regcontact.systems import spatial_contact_space_form
 from regcontact.systems.spatial_rod import SpatialRod
 
+pytestmark = pytest.mark.slow
+
 ROD = SpatialRod(gyration=0.1, mu=1.0, theta0=1.2, slip0=(math.cos(1.3), math.sin(1.3)))
 ALPHAS = (1e4, 1e6, 1e8)
 

@@ -13,6 +13,8 @@ from regcontact.rigid import darboux_keller_map, jam_reference, rigid_slip, slip
 from regcontact.systems import PainleveRod
 from regcontact.systems.reduced_two_contact import contact_space_form
 
+pytestmark = pytest.mark.slow
+
 # The starts search_jamming_rod finds (docs/dynamic_jam.md), written out so that these tests need no search.
 G1_ROD = PainleveRod(mu=1.8, torque=0.0, phi0=0.312074781712449, omega0=0.9670499390811276, vx0=-2.296917078224856)
 G2_ROD = PainleveRod(mu=1.35, torque=-0.1, phi0=0.5845451608146879, omega0=0.7306736273742256, vx0=-2.4032004089563914)

@@ -15,6 +15,7 @@ from regcontact.systems.spatial_rod import SpatialRod
 STUDIES = Path(__file__).resolve().parents[2] / "studies"
 
 
+@pytest.mark.slow
 def test_a_planar_system_refuses_a_crossing_reference_in_one_line():
     spatial = SpatialRod(gyration=0.1, mu=1.0, theta0=1.2, slip0=(math.cos(1.3), math.sin(1.3)))
     reference = crossing_reference(spatial)

@@ -189,6 +189,7 @@ def test_a_spatial_rod_whose_eager_angle_is_nan_is_refused():
         rigid_slip(SpatialRod(theta0=jnp.asarray(NAN)))
 
 
+@pytest.mark.slow
 def test_traced_starts_that_are_not_finite_get_an_outcome_of_their_own():
     """Under ``jit`` nothing can be read: the compiled run says "not finite" instead of "slipping"."""
     spatial = jax.jit(lambda theta: rigid_slip(SpatialRod(theta0=theta)).outcome)(NAN)

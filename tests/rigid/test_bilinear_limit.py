@@ -42,6 +42,7 @@ def _cases():
     return [*kinds.values(), stick_from_the_start, elastic, nearly_plastic]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", _cases())
 def test_one_contact_limit_is_the_energetic_darboux_keller_map(case):
     """The limit impact of the bilinear spring equals the energetic map to 1e-10 (measured: 1.5e-11 at worst over 40
@@ -154,6 +155,7 @@ def test_a_chain_of_three_balls_agrees_with_an_independent_integration():
     assert 0.5 * masses @ after**2 < 0.5 * masses @ np.square(velocity)
 
 
+@pytest.mark.slow
 def test_a_rod_landing_on_one_end_is_the_energetic_impact():
     """Through a system's state: the two-point rod landing on one end (the other up), compliant_limit with the
     bilinear spring gives Darboux–Keller's energetic velocities after the impact."""

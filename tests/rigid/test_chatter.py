@@ -104,6 +104,7 @@ def test_no_kept_direction_lies_outside_the_bracket():
             assert np.all(values > 0) or np.all(values < 0)
 
 
+@pytest.mark.slow
 def test_the_directions_found_within_the_old_span_are_still_found():
     """The search over the bracket keeps every direction the scan of ``[−50, 50]`` finds, and adds those beyond."""
     rng = np.random.default_rng(11)

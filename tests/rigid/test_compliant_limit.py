@@ -94,6 +94,7 @@ def test_the_damper_alone_does_not_bounce_and_the_spring_alone_is_elastic():
     assert heavy[0] > heavy[1] > heavy[2] and heavy[2] < 1e-2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ratio", [1.0, 0.1])
 def test_the_compliant_model_converges_to_its_limit_law(ratio):
     """Preclik & Rüde's model (k_n = γ_n = α, γ_t = ratio · α) landing with a slip, no finite forces (a = b = 0):

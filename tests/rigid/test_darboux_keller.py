@@ -144,6 +144,7 @@ def random_landings(count, seed):
         yield ContactState.from_system(rod, q=q0, v=v0 + np.array([0.0, -abs(rng.normal()) - 0.1, 0.0]))
 
 
+@pytest.mark.slow
 def test_plastic_impact_equals_the_impulse_lcp_for_one_contact_unless_the_slip_reverses():
     """Poisson with r = 0 ends at v⁺ = 0, like the impulse-velocity LCP (e = 0). Without a slip reversal the
     process's total impulse obeys Coulomb's law as the LCP's does (slip throughout: ``Λ_t = −sμΛ_n``; stick at the

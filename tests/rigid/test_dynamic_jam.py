@@ -70,6 +70,7 @@ def printed_alphas(theta, omega, mu, R, S_y_rate, R_rate):
     )
 
 
+@pytest.mark.slow
 def test_autodiff_alphas_are_the_printed_closed_forms_for_the_rod_with_ramped_loads():
     """At 40 random slipping states (not only G-spots: the formulas are the rates along the flow everywhere),
     with the loads and their rates random, ``t ≠ 0``."""

@@ -2,6 +2,7 @@
 search's answers (:func:`multi_contact_friction_solutions`) bit for bit, and leaves the degenerate problems to it."""
 
 import numpy as np
+import pytest
 
 from regcontact.rigid._formulations.contact_law import LawTable
 from regcontact.rigid.lcp import friction_solutions_batch, multi_contact_friction_lcp, multi_contact_friction_solutions
@@ -40,6 +41,7 @@ def random_laws(count, seed):
     return W, b, rng.uniform(0.0, 3.0, size=count)
 
 
+@pytest.mark.slow
 def test_batch_equals_one_at_a_time_on_random_laws():
     W, b, mu = random_laws(150, seed=11)
     fast = contact_law_solutions_batch(W, b, mu)

@@ -82,6 +82,7 @@ def test_a_growing_damping_has_the_plastic_darboux_keller_limit():
         )
 
 
+@pytest.mark.slow
 def test_compliant_runs_with_a_growing_damping_lose_their_restitution_as_alpha_to_the_minus_b():
     """At each α the run is Hunt–Crossley with ``c = 0.5 √α``: its restitution is the closed form at
     ``c v⁻ = 0.5 √α v⁻`` (whatever ``k``), and falls to the limit's ``e = 0`` as ``1/(c v⁻)``, order ``b = 1/2``."""

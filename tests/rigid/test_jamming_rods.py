@@ -8,6 +8,8 @@ from scipy.integrate import solve_ivp
 from regcontact.rigid import SLIP_OUTCOMES, jam_case, search_jamming_rod
 from tests.rigid.champneys_rod_slip import slip_equations
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module", params=["G1", "G2"])
 def found(request):

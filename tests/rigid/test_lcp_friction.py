@@ -1,6 +1,7 @@
 """The planar friction LCP: its solutions are exactly those of the Signorini–Coulomb law."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from regcontact.rigid.lcp import friction_lcp, friction_solutions, lcp_residual, lemke
@@ -56,6 +57,7 @@ vectors = st.tuples(st.integers(-16, 16), st.integers(-16, 16)).map(lambda p: np
 frictions = st.integers(0, 24).map(lambda k: k / 8)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(delassus, vectors, frictions)
 def test_lcp_solutions_are_exactly_the_law_solutions(W, b, mu):
@@ -77,6 +79,7 @@ def test_lcp_solutions_are_exactly_the_law_solutions(W, b, mu):
         assert np.abs(expected - lam).max(axis=1).min() <= resolution
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(delassus, vectors, frictions)
 def test_lemke_solves_the_friction_lcp(W, b, mu):

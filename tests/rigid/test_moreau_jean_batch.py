@@ -54,6 +54,7 @@ def assert_equal_runs(systems, t_end, dt, selection):
     return batch
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("selection", RULES)
 def test_batch_equals_one_by_one_on_painleve_rods(selection):
     batch = assert_equal_runs(rods(), 1.5, 5e-3, selection)
@@ -63,6 +64,7 @@ def test_batch_equals_one_by_one_on_painleve_rods(selection):
     assert batch[3].modes[0] == (("T",) if selection == "least_energy" else ("F",))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("selection", RULES)
 def test_batch_equals_one_by_one_on_two_point_rods(selection):
     batch = assert_equal_runs(two_point_rods(), 0.6, 5e-3, selection)

@@ -80,6 +80,7 @@ def other_systems():
     ]
 
 
+@pytest.mark.slow
 def test_batched_states_equal_the_eager_ones():
     systems = map_rods(6) + paper_rods() + random_rods(30, seed=2) + other_systems()
     for system, state in zip(systems, initial_contact_states(systems), strict=True):
@@ -89,6 +90,7 @@ def test_batched_states_equal_the_eager_ones():
         assert state.length_scale == eager.length_scale
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "systems",
     [map_rods(7), paper_rods(), random_rods(25, seed=3)],
@@ -99,6 +101,7 @@ def test_batch_equals_one_at_a_time(systems):
         assert_same(fast, rigid_references(system, impulse_velocity=True, time_steps=OPTIONS.time_steps))
 
 
+@pytest.mark.slow
 def test_other_systems_keep_their_place():
     """Two-point rods and a reduced system among rods: each keeps its place and its references."""
     systems = other_systems()

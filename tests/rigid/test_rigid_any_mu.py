@@ -126,6 +126,7 @@ def rod_state(mass, length, phi0, vx0, omega0, torque, mu, normal_velocity=None)
 rods = st.tuples(unit, unit, st.floats(0.05, math.pi - 0.05), signed, signed, signed, mus)
 
 
+@pytest.mark.slow
 @budget(60)
 @given(rods, st.one_of(st.none(), signed), st.floats(-4.0, -1.0).map(lambda e: 10.0**e))
 def test_one_contact_formulations_return_the_exact_solution_set(rod, normal_velocity, dt):
@@ -163,6 +164,7 @@ def reduced_two_contacts(draw):
     )  # fmt: skip
 
 
+@pytest.mark.slow
 @budget(10)
 @given(reduced_two_contacts(), st.floats(-4.0, -1.0).map(lambda e: 10.0**e))
 def test_two_contact_formulations_return_the_exact_solution_set(system, dt):
@@ -287,6 +289,7 @@ def laws(draw):
     return W, b, draw(mus)
 
 
+@pytest.mark.slow
 @budget(80)
 @given(laws())
 def test_one_contact_law_is_exact_and_the_batch_and_mode_solvers_agree(law):

@@ -122,6 +122,7 @@ rods = st.builds(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(rods, numbers(1e-4, 1e-1))
 def test_k1_random_rods_give_the_one_contact_solutions(rod, dt):
@@ -137,6 +138,7 @@ vectors = st.tuples(st.integers(-16, 16), st.integers(-16, 16)).map(lambda p: np
 frictions = st.integers(0, 24).map(lambda k: k / 8)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(delassus, vectors, frictions, st.sampled_from([1.0, 2.0**-40, 3e7]))
 def test_k1_lcp_is_the_one_contact_lcp_bit_for_bit(W, b, mu, unit):
@@ -365,6 +367,7 @@ def satisfies_law(reactions, rates, mu, tol=1e-9):
     return True
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @example(phi=0.0, vx=1.0, vy=0.0, omega=5e-324, mu=0.0, lift=0.0, torque=0.0)  # a subnormal spin: zero
 @example(phi=0.0, vx=0.0, vy=0.0, omega=5e-324, mu=0.0, lift=0.0, torque=0.0)
@@ -452,6 +455,7 @@ SOLVERS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("s_m", [1e-10, 1e10])
 @pytest.mark.parametrize("case", list(SCALED_CASES))
 def test_mass_scaled_by_1e10_gives_scaled_solutions(case, s_m):

@@ -55,6 +55,7 @@ def by_mode(solutions, factor):
     return sorted(((s.mode, s.reaction / factor) for s in solutions), key=lambda p: (p[0], p[1][0]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("torque", [False, True], ids=["sec2.1", "sec2.2"])
 @pytest.mark.parametrize("scales", SCALES, ids=lambda s: "m{:g}-l{:g}-g{:g}".format(*s))
 def test_rescaled_rod_gives_rescaled_solutions(scales, torque):
@@ -69,6 +70,7 @@ def test_rescaled_rod_gives_rescaled_solutions(scales, torque):
         assert solutions.isolated
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("torque", [False, True], ids=["sec2.1", "sec2.2"])
 @pytest.mark.parametrize("scales", SCALES, ids=lambda s: "m{:g}-l{:g}-g{:g}".format(*s))
 def test_study_reference_impulse_is_rescaled(scales, torque):

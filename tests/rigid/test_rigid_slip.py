@@ -22,6 +22,8 @@ from regcontact.rigid import (
 from regcontact.systems import PainleveRod, SpatialRod
 from tests.rigid.champneys_rod_slip import slip_equations
 
+pytestmark = pytest.mark.slow
+
 #: The G2 rod the jam study finds (docs/dynamic_jam.md).
 G2_ROD = PainleveRod(mu=1.35, torque=-0.1, phi0=0.5845451608146879, omega0=0.7306736273742256, vx0=-2.4032004089563914)
 

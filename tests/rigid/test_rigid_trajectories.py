@@ -53,6 +53,7 @@ def test_event_driven_block_stops_at_v0_over_mu_g():
     assert np.abs(trajectory.v[-1]).max() < 1e-14
 
 
+@pytest.mark.slow
 def test_moreau_jean_block_stops_within_a_step():
     trajectory = moreau_jean(sliding_block(), 5.0, DT)
     assert [m for _, m in trajectory.mode_sequence()] == [("S+", "S+"), ("T", "T")]
@@ -64,6 +65,7 @@ def test_moreau_jean_block_stops_within_a_step():
     np.testing.assert_allclose(trajectory.impulses[:, :, 0], 0.5 * G * DT, rtol=1e-12)
 
 
+@pytest.mark.slow
 def test_gholami_block_slides_kinetically_then_creeps_to_rest():
     trajectory = gholami_time_stepping(sliding_block(), 5.0, DT, THRESHOLD)
     assert [m for _, m in trajectory.mode_sequence()] == [("S+", "S+"), ("T", "T")]
@@ -111,6 +113,7 @@ def test_time_stepping_flat_rod_stops_with_equal_impulses(integrate):
 # -- energy ------------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "integrate",
     [
@@ -248,6 +251,7 @@ def test_moreau_jean_converges_at_order_one_on_a_smooth_case():
 # -- Gholami's regularisation tends to Coulomb friction ---------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_gholami_static_phase_tends_to_sticking_as_the_threshold_vanishes():
     """A block under a tangential load below the cone, at rest: Coulomb sticks; the regularised static phase creeps
     at a speed proportional to the threshold."""
@@ -262,6 +266,7 @@ def test_gholami_static_phase_tends_to_sticking_as_the_threshold_vanishes():
     assert abs(coulomb.q[-1, 0] - block.initial_state()[0][0]) < 1e-14
 
 
+@pytest.mark.slow
 def test_gholami_tends_to_moreau_jean_as_the_threshold_vanishes():
     block = sliding_block()
     coulomb = moreau_jean(block, 5.0, DT).q[-1, 0]
@@ -273,6 +278,7 @@ def test_gholami_tends_to_moreau_jean_as_the_threshold_vanishes():
 # -- the mode enumeration is the LCP enumeration -----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_mode_enumeration_finds_the_lcp_enumerations_solutions():
     rng = np.random.default_rng(12)
     for _ in range(200):

@@ -12,6 +12,8 @@ from regcontact.rigid import SLIP_OUTCOMES, rigid_slip, spatial_slip_problem
 from regcontact.systems import spatial_contact_space_form
 from regcontact.systems.spatial_rod import SpatialRod
 
+pytestmark = pytest.mark.slow
+
 #: Fig. 17's rod (μ = 1, ρ = 0.1 l) slipping obliquely at θ₀ = 1.2, ϕ₀ − ψ₀ = 1.3.
 ROD = SpatialRod(gyration=0.1, mu=1.0, theta0=1.2, slip0=(math.cos(1.3), math.sin(1.3)))
 

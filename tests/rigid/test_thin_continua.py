@@ -74,6 +74,7 @@ def assert_thin_segment(found, normal, ends):
         np.testing.assert_allclose(np.sort(found.reactions[:, 0, 1]), ends, rtol=0, atol=1e-14 * scale)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scale", SCALES, ids=scale_id)
 @pytest.mark.parametrize("form", ["force", "impulse"])
 @pytest.mark.parametrize("eps", THIN)

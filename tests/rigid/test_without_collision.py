@@ -72,6 +72,7 @@ def test_one_contact_closed_form():
     assert found.tangential_impulse == pytest.approx(-mu * slip_impulse - B / A * stick_impulse, rel=1e-8)
 
 
+@pytest.mark.slow
 def test_the_compliant_model_converges_to_the_limit_through_an_iwc():
     """Preclik & Rüde's model (k_n = γ_n = γ_t = α) on a contact at rest slipping into Painlevé's inconsistent case
     (v = 0, p < 0, b < 0): the finite force b starts the impulse the limit law seeds, and the velocities after
@@ -92,6 +93,7 @@ def test_the_compliant_model_converges_to_the_limit_through_an_iwc():
     assert np.all((orders > 0.9) & (orders < 1.1)), distances
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("form", _iwc_forms(3))
 @pytest.mark.parametrize("r", [0.3, 1.0])
 def test_one_contact_compliant_limit_is_the_energetic_map(form, r):
@@ -193,6 +195,7 @@ def test_double_impact_invariants():
     np.testing.assert_allclose(damped.impulses, plastic.impulses, rtol=1e-8)
 
 
+@pytest.mark.slow
 def test_cases_agree_with_table_4s_closed_forms():
     """The linear programme over each subset of impacting contacts gives Sec. 6.3's IF, FI and II conditions."""
     rng = np.random.default_rng(2)
@@ -229,6 +232,7 @@ def test_hogan_kristiansen_boundary(p, b, k, c):
         iwc_liftoff_velocity(0.5, b, k, c)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("vx", "case"), [(1.0, "FI"), (-1.0, "IF")])
 def test_a_tall_body_sliding_on_two_legs_trips_over_its_leading_leg(vx, case):
     """A narrow body (legs ±0.3 below a centre of mass 2 high) sliding at μ = 1: friction at the leading leg tips

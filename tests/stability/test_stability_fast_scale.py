@@ -113,6 +113,7 @@ def test_cone_edge_field_is_continuous_and_equals_slip_beyond_it():
     np.testing.assert_allclose(fast_vector_field(0.0, z, system), stick_vector_field(0.0, z, system), atol=1e-13)
 
 
+@pytest.mark.slow
 def test_trajectories_follow_the_table_3_outcomes():
     """k = q = −1, u > 0: I(iv) converges to the slip equilibrium, I(i) and I(vi) have no equilibrium and leave
     upwards (lift-off) and downwards (IWC), I(iii) splits at the saddle's stable manifold."""

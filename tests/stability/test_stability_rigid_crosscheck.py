@@ -55,6 +55,7 @@ def _both_classifications(rod):
     return set(mine), theirs, cell
 
 
+@pytest.mark.slow
 def test_random_rod_states_agree_with_the_lcp():
     rng = np.random.default_rng(20160111)
     seen = set()

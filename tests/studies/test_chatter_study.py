@@ -12,6 +12,8 @@ from regcontact.rigid import kelvin_voigt_restitution
 from regcontact.studies import chatter_study
 from regcontact.studies.loading import load_study
 
+pytestmark = pytest.mark.slow
+
 CHATTER = Path(__file__).parents[2] / "studies" / "chatter.toml"
 
 

@@ -16,6 +16,8 @@ from regcontact.cli import main
 from regcontact.studies import chunk_checkpoints
 from tests.studies.sweep_study import assert_same_results, run_reference, write_study
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).parents[2]
 CHUNKS = 6
 

@@ -15,6 +15,7 @@ TABLE1 = Path(__file__).parents[2] / "studies" / "table1.toml"
 SHORT = ["--set", "sweep.alpha=[1e3, 1e4]", "--set", "solver.rtol=1e-6"]
 
 
+@pytest.mark.slow
 def test_run_writes_table_csv_and_json(tmp_path, capsys):
     out = tmp_path / "out"
     assert main(["run", str(TABLE1), "--out", str(out), *SHORT]) == 0
@@ -70,6 +71,7 @@ def test_a_long_table_is_printed_with_its_ends_and_a_count_of_the_rows_left_out(
     assert len(format_table(short).splitlines()) == 2 + 6
 
 
+@pytest.mark.slow
 def test_a_large_sweep_says_its_size_and_a_time_estimate_from_its_first_chunk(tmp_path, capsys):
     import re
 

@@ -223,6 +223,7 @@ def test_ctrl_c_between_the_two_renames_lets_both_files_appear(tmp_path, monkeyp
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
+@pytest.mark.slow
 def test_a_real_ctrl_c_ends_the_command_with_one_line_and_status_130(tmp_path):
     """SIGINT to a running ``regcontact run`` process, not a simulated KeyboardInterrupt."""
     script = (

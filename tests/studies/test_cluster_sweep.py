@@ -15,6 +15,8 @@ from regcontact.studies.study_result import write_results
 from regcontact.studies.sweep_engines import DaskEngine
 from tests.studies.sweep_study import assert_same_results, run_reference, write_study
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory):

@@ -69,6 +69,7 @@ def test_the_flat_rod_converges_to_its_compliant_limit_not_to_the_impulse_lcp(tm
         assert said in printed
 
 
+@pytest.mark.slow
 def test_the_reference_switched_off_writes_no_columns(tmp_path, capsys):
     rows, document = _run(tmp_path / "off", "references.compliant_limit=false")
     assert not [name for name in rows[0] if "compliant_limit" in name]

@@ -93,6 +93,7 @@ def test_torque_below_threshold_is_resolved_from_the_rod():
     assert float(rod.torque) == pytest.approx(2 * (-1) * (1 / 3) / (1 * 2 * 0.5) - 1, rel=1e-14)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", sorted((Path(__file__).parents[2] / "studies").glob("*.toml")), ids=lambda p: p.name)
 def test_every_shipped_study_is_valid(path):
     loaded = load_study(path)

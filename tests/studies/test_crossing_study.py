@@ -10,6 +10,8 @@ from regcontact.cli import main
 from regcontact.studies import crossing_study
 from regcontact.studies.loading import load_study
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).parents[2]
 CROSSING = ROOT / "studies" / "spatial_crossing.toml"
 

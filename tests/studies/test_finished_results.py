@@ -19,6 +19,8 @@ import regcontact as rc  # noqa: E402
 from regcontact.cli import _parser, main  # noqa: E402
 from regcontact.studies import ConfigError, FinishedStudy, StudyResult  # noqa: E402
 
+pytestmark = pytest.mark.slow
+
 #: A tiny Table 1 study: three α, its rigid references and convergence analysis.
 ALPHAS = [1e3, 1e4, 1e5]
 

@@ -11,6 +11,8 @@ from regcontact.cli import main
 from regcontact.studies import jam_study
 from regcontact.studies.loading import load_study
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).parents[2]
 JAM = ROOT / "studies" / "dynamic_jam.toml"
 

@@ -9,6 +9,8 @@ from regcontact.cli import main
 from regcontact.studies import landing_study
 from regcontact.studies.loading import load_study
 
+pytestmark = pytest.mark.slow
+
 TABLE = Path(__file__).parents[2] / "studies" / "landing_table.toml"
 ENERGETIC = Path(__file__).parents[2] / "studies" / "landing_table_energetic.toml"
 

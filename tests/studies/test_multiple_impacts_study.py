@@ -22,6 +22,7 @@ alpha = [1e3, 1e4, 1e5]
 """
 
 
+@pytest.mark.slow
 def test_a_small_cradle_converges_at_order_2s_and_keeps_its_momentum(tmp_path):
     """A spring–damper (``s = 1/2``) in a cradle: the pendulums act ``O(T²)`` during the impact, so the distance
     to the limit falls at order 1; the limit keeps the momentum to round-off and loses energy to the dampers."""

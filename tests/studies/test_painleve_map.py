@@ -2,8 +2,12 @@
 
 from pathlib import Path
 
+import pytest
+
 from regcontact.rigid import painleve_coefficient
 from regcontact.studies.loading import load_study
+
+pytestmark = pytest.mark.slow
 
 STUDY = Path(__file__).parents[2] / "studies" / "painleve_map.toml"
 

@@ -132,6 +132,7 @@ def _start(config: Path, out: Path, compilation_cache: str) -> subprocess.Popen:
     return process
 
 
+@pytest.mark.slow
 def test_two_studies_started_on_one_folder_then_killed_and_resumed_do_not_mix(
     tmp_path, reference, compilation_cache, capsys
 ):
@@ -298,6 +299,7 @@ def _interrupt_in_phase(tmp_path, wrapped: tuple[str, str], marker: str, *argv: 
             process.communicate()
 
 
+@pytest.mark.slow
 def test_ctrl_c_is_answered_within_a_second_while_the_kind_checks_the_config(tmp_path):
     """The chatter study's check computes the rigid bounce sequence (seconds) before anything runs."""
     phase = ("regcontact.studies.chatter_study", "rigid_sequence")
@@ -306,6 +308,7 @@ def test_ctrl_c_is_answered_within_a_second_while_the_kind_checks_the_config(tmp
     assert seconds < 1.0
 
 
+@pytest.mark.slow
 def test_ctrl_c_is_answered_within_a_second_while_drawing_landings(tmp_path):
     count = ["--set", "landings.count=100000"]
     phase = ("regcontact.studies.landing_study", "draw_landings")
@@ -314,6 +317,7 @@ def test_ctrl_c_is_answered_within_a_second_while_drawing_landings(tmp_path):
     assert seconds < 1.0
 
 
+@pytest.mark.slow
 def test_ctrl_c_is_answered_within_a_second_while_building_the_cases(tmp_path):
     sweep = ["--set", "sweep.alpha={logspace=[3, 8, 1000]}", "--set", "sweep.mu={linspace=[1, 2, 1000]}"]
     phase = ("regcontact.studies.compliant_study", "sweep_cases")
@@ -322,6 +326,7 @@ def test_ctrl_c_is_answered_within_a_second_while_building_the_cases(tmp_path):
     assert seconds < 1.0
 
 
+@pytest.mark.slow
 def test_ctrl_c_is_answered_within_a_second_while_compiling_and_while_solving(tmp_path, compilation_cache):
     """Compiling and solving run in native code, which holds Python's own handler back until it returns."""
     sweep = ["--set", "sweep.alpha={logspace=[3, 8, 1024]}", "--set", "sweep.chunk_size=1024"]

@@ -68,6 +68,7 @@ def test_grid_over_contact_and_solver_keys_is_one_row_per_case_with_the_swept_ke
     np.testing.assert_allclose(t_max[0] / t_max[4], np.sqrt(2.0), rtol=1e-14)
 
 
+@pytest.mark.slow
 def test_a_sweep_over_contact_and_solver_keys_equals_the_cases_run_one_by_one(tmp_path):
     swept = _study(tmp_path, "contact.normal.damping = [0.5, 2.0]\nsolver.atol = [1e-9, 1e-11]")
     rows = swept.kind.run(swept.config).rows
@@ -167,6 +168,7 @@ def test_a_bad_swept_value_stops_the_cli_with_one_line_and_nothing_written(tmp_p
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_a_grid_sweep_is_also_a_netcdf_dataset_with_the_swept_keys_as_dimensions(tmp_path, capsys):
     path = tmp_path / "study.toml"
     sweep = 'mu = [1.5, 2.0]\nsystem.phi0 = [0.9, 1.0, 1.1]\nsystem.vx0 = [-1.0, -2.0, -3.0]\nzip = [["phi0", "vx0"]]'

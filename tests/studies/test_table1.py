@@ -21,6 +21,7 @@ def run_table1(overrides):
     return loaded.kind.run(loaded.config)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "overrides, rod",
     [
@@ -45,6 +46,7 @@ def test_force_integrals_converge_to_the_impulse_velocity_solution(overrides, ro
     assert all(later < earlier for earlier, later in zip(distances, distances[1:])), distances
 
 
+@pytest.mark.slow
 def test_paper_rod_reference_is_preclik_lambda_2():
     result = run_table1([])
     (impulse,) = result.references["impulse_velocity"]  # one contact: [[Λ_n, Λ_t]]

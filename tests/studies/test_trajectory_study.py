@@ -16,6 +16,8 @@ from regcontact.studies import trajectory_study
 from regcontact.studies.loading import load_study
 from regcontact.systems import PainleveRod
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).parents[2]
 ROD = ROOT / "studies" / "rigid_trajectories.toml"
 TWO_POINT = ROOT / "studies" / "rigid_trajectories_two_point_rod.toml"

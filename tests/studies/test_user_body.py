@@ -75,6 +75,7 @@ def _restitution(zeta: float) -> float:
     return math.exp(-zeta * math.acos(zeta) / math.sqrt(1 - zeta**2))
 
 
+@pytest.mark.slow
 def test_a_body_of_ones_own_runs_from_toml_as_from_python(tmp_path, capsys):
     """``regcontact run`` on a study naming ``bodies.py:Ball`` beside it: the integrals of ``rc.solve`` on the
     same ball, the closed-form normal impulse, the momentum balance of the tangential one, and a record of the
@@ -105,6 +106,7 @@ def test_a_body_of_ones_own_runs_from_toml_as_from_python(tmp_path, capsys):
     assert record["sha256"] == __import__("hashlib").sha256(body.read_bytes()).hexdigest()
 
 
+@pytest.mark.slow
 def test_a_normal_law_of_ones_own_and_a_sweep_over_the_bodys_keys(tmp_path):
     """``rc.run_study`` on a study naming the undamped spring by path and sweeping the ball's mass: each case's
     integrals are ``rc.solve``'s and the elastic bounce ``∫λ_n = 2 m v``."""

@@ -92,6 +92,7 @@ SICONOS_COLUMN = [0.19769254, 0.45580093, 0.53588723, 0.86367414, 1.00154924,
                   1.03207557, 1.06989721, 1.13710345, 1.26873992, 1.55385617]  # fmt: skip
 
 
+@pytest.mark.slow
 def test_siconos_lzb_agrees_to_its_own_step_error():
     """Ten balls struck at speed 1, and ten beads landing at ``√(2 g h)``: the limit law equals the independent
     integration to 1e-8; Siconos' LZB outputs differ from both by up to 4.7e-4 (chain) and 1.4e-3 (column), the
@@ -148,6 +149,7 @@ def test_a_bilinear_chain_loses_one_minus_e_squared_of_each_contacts_stored_ener
     assert lost > 0.01
 
 
+@pytest.mark.slow
 def test_a_compliant_run_keeps_the_chains_momentum_and_ends_at_its_limit():
     """A tapered chain without pendulums at α = 1: the compliant run's momentum is kept to round-off and, Hertz
     being scale-free, its velocities once every contact has opened are the limit's."""

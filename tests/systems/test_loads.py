@@ -89,6 +89,7 @@ def _velocities_and_positions(rod, ts):
     return np.asarray(states.v), np.asarray(states.q)
 
 
+@pytest.mark.slow
 def test_a_free_rod_moves_by_the_double_integral_of_its_ramped_loads():
     """Far above the ground, ``x = ∫∫ f_x/m``, ``y = y₀ − ∫∫ g`` and ``φ = φ₀ + ∫∫ τ/I`` for ramps: cubic in ``t``."""
     m = 2.0
@@ -158,6 +159,7 @@ def test_the_g_spot_rates_of_a_ramped_rod_are_the_printed_closed_forms():
         np.testing.assert_allclose([lin.alpha1, lin.alpha2, lin.alpha3], printed, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.slow
 def test_a_contact_space_block_under_a_ramped_free_acceleration_slips_at_t_star():
     """Champneys' form with ``A = C = 1``, ``B = 0``, ``b = −1`` (a unit normal load) and ``a(t) = r t``: sticks until
     ``a`` reaches ``μ``, ``t* = μ/r``, then ``u = r (t − t*)²/2``; its contact-space form at ``t`` (what the rigid

@@ -5,6 +5,7 @@ from pathlib import Path
 import equinox as eqx
 import jax.numpy as jnp
 import numpy as np
+import pytest
 
 from regcontact.cli import main
 from regcontact.compliant import Controls, solve
@@ -13,6 +14,8 @@ from regcontact.contact import ContactModel
 from regcontact.stability import rod_reduced_dynamics
 from regcontact.systems.reduced_contact import ReducedSingleContact
 from regcontact.systems.rod import PainleveRod
+
+pytestmark = pytest.mark.slow
 
 STUDY = Path(__file__).parents[2] / "studies" / "reduced_single_contact.toml"
 

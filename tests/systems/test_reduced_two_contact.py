@@ -61,6 +61,7 @@ def _two_contact_from_singles(first, second) -> ReducedTwoContact:
 # -- (a) no coupling: two one-contact forms -------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_identical_uncoupled_contacts_give_the_one_contact_numbers():
     """Two copies of the Table 1 contact, uncoupled: each carries exactly the one-contact integrals."""
     single = ReducedSingleContact(**SINGLE[0])
@@ -77,6 +78,7 @@ def test_identical_uncoupled_contacts_give_the_one_contact_numbers():
 
 
 @pytest.mark.parametrize("alpha", [1e4, 1e6])
+@pytest.mark.slow
 def test_different_uncoupled_contacts_each_give_their_one_contact_numbers(alpha):
     """Two different contacts: the solve is one (its steps serve both), so the agreement is that of the
     integration tolerance, not of round-off; each final state and integral agrees with its own one-contact run."""
@@ -117,6 +119,7 @@ def _champneys_accelerations(form, forces):
     return jnp.stack([v_dot, u_dot], axis=-1)
 
 
+@pytest.mark.slow
 def test_the_contact_space_form_of_the_two_point_rod_gives_its_contact_accelerations():
     """For the rod at a rotating state and random forces, Champneys' ``a + Delassus · λ`` is the rod's ``g̈``."""
     rod = TwoPointRod(mass=1.3, length=2.0, gravity=9.81, torque=0.4, force_x=-0.2, phi0=0.35, vx0=0.5, omega0=1.7)
@@ -192,6 +195,7 @@ def _fast_state_to_compliant(z, slip, alpha) -> CompliantState:
     return CompliantState(q=q, v=v, impulses=jnp.zeros((2, 2)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("panel", FIG15_PANELS, ids=lambda p: p.letter)
 def test_compliant_normal_accelerations_are_the_fast_scale_field(panel):
     """Eq. 31 as the compliant law (stiffness ``−k_i α``, damping ``−q_i √α``, per contact), both contacts slipping
@@ -214,6 +218,7 @@ def test_compliant_normal_accelerations_are_the_fast_scale_field(panel):
             np.testing.assert_allclose(derivative.impulses[:, 1], -system.mu * forces, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.slow
 def test_compliant_trajectory_of_fig15_b_follows_the_fast_scale_orbit():
     """Fig. 15 B (unequal laws ``k = (−1, −3)``, ``q = −1.2``) from rest: the compliant run at α = 1e6 over
     ``t̃ = 25``, scaled back, is the fast-scale orbit (the slip, 10 at the start, changes by ``O(α^-1/2)``)."""
@@ -246,6 +251,7 @@ def _fast_scale_integrals(panel, window: float) -> np.ndarray:
     return solution.y[4:, -1]
 
 
+@pytest.mark.slow
 def test_the_shipped_study_is_the_fast_scale_dynamics_of_fig15_a(tmp_path, capsys):
     """The study's window is 5 contact times, ``t̃ = 5π`` at every α, so ``√α ∫λ_N`` is the fast-scale integral
     for every α (contact 2 driven in, contact 1 lifting off: the onset of ``FI``), and ``∫λ_T = −μ ∫λ_N``."""
@@ -320,6 +326,7 @@ ENERGY_CASES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", ENERGY_CASES, ids=str)
 def test_energy_never_grows_with_dissipation(case):
     system, model, alpha, t_max = ENERGY_CASES[case]
@@ -329,6 +336,7 @@ def test_energy_never_grows_with_dissipation(case):
     assert energy[-1] < energy[0] - 1e-3 * scale  # and it does dissipate
 
 
+@pytest.mark.slow
 def test_energy_is_conserved_without_dissipation():
     """No damping, no friction: kinetic + ``−h·q`` + spring energy is constant (the potential's sign is right)."""
     system = ENERGY_CASES["coupled_impact_then_stick"][0]

@@ -41,6 +41,7 @@ def _random_state(rod: SpatialRod):
 ROD = SpatialRod(mass=1.3, half_length=0.8, gyration=0.37, gravity=9.81, mu=0.7)
 
 
+@pytest.mark.slow
 def test_the_rod_is_a_valid_spatial_system_whose_kinematics_are_its_gaps_derivatives():
     check_system(ROD)
     for _ in range(5):
@@ -128,6 +129,7 @@ def test_the_contact_space_form_is_eqs_42_to_50_with_eq_43_corrected():
         assert float(form.b) - eq43 == pytest.approx(-l * ps_dot**2 * s**3, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_painleve_parameter_eq_39_is_negative_exactly_where_eq_51_says():
     """``p(ϕ) < 0`` ⇔ ``μ cos(ϕ − ψ) > μ_p(θ)`` on a grid, for the uniform rod and for ρ = 0.1 l (κ = 100)."""
     for gyration in (None, 0.1):
@@ -145,6 +147,7 @@ def test_painleve_parameter_eq_39_is_negative_exactly_where_eq_51_says():
     assert float(painleve_friction(math.atan(2.0))) == pytest.approx(4 / 3, rel=1e-14)
 
 
+@pytest.mark.slow
 def test_friction_disk_is_the_planar_law_along_one_axis_and_a_capped_viscous_force():
     law = ViscousCoulomb(damping=3.0)
     slips = jnp.asarray(RNG.normal(size=50))
@@ -184,6 +187,7 @@ def _in_plane(planar_q, planar_v):
     return jnp.stack([x, zero, y, phi, jnp.asarray(math.pi)]), jnp.stack([vx, zero, vy, omega, zero])
 
 
+@pytest.mark.slow
 def test_in_plane_the_spatial_rod_is_the_planar_rod():
     """At ``ψ = π`` with no motion across the plane: the contact-space forms agree, the compliant vector fields agree
     (and leave the plane alone) at random penetrating states, and one compliant run gives Table 1's integrals."""

@@ -5,6 +5,9 @@ from pathlib import Path
 
 import jax.numpy as jnp
 import numpy as np
+import pytest
+
+pytestmark = pytest.mark.slow
 
 DOC = Path(__file__).parents[2] / "docs" / "systems.md"
 

@@ -38,6 +38,7 @@ def test_kinematics_are_the_derivatives_of_the_gaps():
     np.testing.assert_allclose(rate, rod.jacobian_rates(q, v), atol=1e-15)
 
 
+@pytest.mark.slow
 def test_the_flat_rod_sliding_on_both_ends_tends_to_the_rigid_answer():
     """Rigid: λ_n = m g / 2 and λ_t = −μ m g / 2 at each end, v̇_x = −μ g (m = 1, g = 10, μ = 0.3, v_x0 = 1)."""
     rod = TwoPointRod(gravity=10.0, mu=0.3, vx0=1.0)
@@ -51,6 +52,7 @@ def test_the_flat_rod_sliding_on_both_ends_tends_to_the_rigid_answer():
     np.testing.assert_allclose(runs.state_end.v[-1, 0], 1.0 - 0.3 * 10.0 * t_max, atol=1e-6)
 
 
+@pytest.mark.slow
 def test_a_rod_dropped_flat_gets_equal_impulses_at_both_ends():
     """Dropped from 1 cm at 1 m/s: by symmetry both ends touch down together and carry equal forces; the normal
     impulse over the window is the momentum to stop the fall plus the weight carried after it."""
@@ -74,6 +76,7 @@ def test_a_rod_dropped_flat_gets_equal_impulses_at_both_ends():
         TwoPointRod(gravity=10.0, mu=0.2, phi0=-0.2, height=0.0, omega0=3.0, vx0=-0.4),  # rocks from the start
     ],
 )
+@pytest.mark.slow
 def test_energy_never_grows_with_dissipation(rod):
     runs = _sweep(rod, [1e5, 1e7], 0.3, RESTARTS)
     assert np.all(runs.ok), [RUN_CHECKS[c] for c in runs.check]
@@ -85,6 +88,7 @@ def test_energy_never_grows_with_dissipation(rod):
     assert np.all(runs.num_restarts >= 2)  # it did touch down and switch
 
 
+@pytest.mark.slow
 def test_with_the_other_end_in_the_air_it_is_the_painleve_rod():
     """The Table 1 rod as a two-point rod (end 2 high above the ground): contact 1 gives the one-contact
     numbers to round-off and contact 2 nothing."""
@@ -97,6 +101,7 @@ def test_with_the_other_end_in_the_air_it_is_the_painleve_rod():
     assert np.all(run_two.state_end.impulses[1] == 0.0)
 
 
+@pytest.mark.slow
 def test_a_study_of_each_system_kind_runs_and_bad_kinds_are_one_line(tmp_path, capsys):
     from pathlib import Path
 
