@@ -237,14 +237,15 @@ def load_or_table(number: Parser, **fields: Parser) -> Parser:
     table = {"times": list_of(finite, 2, "times"), "values": list_of(finite, 2, "values")}
     shapes = [ramp, ramp_held, table] + ([fields] if fields else [])
     others = "".join(f" or {{{', '.join(f)}}}" for f in ([fields] if fields else []))
-    expected = f"a number, a ramp {{start, rate[, until]}}, a table {{times, values}}{others}"
+    loads = f"a ramp {{start, rate[, until]}}, a table {{times, values}}{others}"
+    expected = f"a number, {loads}"
 
     def parse(value: Any) -> Any:
         if not isinstance(value, dict):
             try:
                 return number(value)
-            except _Invalid:
-                raise _Invalid(expected) from None
+            except _Invalid as error:  # the number's own rule (as the constructor says it), then the loads
+                raise _Invalid(f"{error.args[0]}, or {loads}") from None
         shape = next((shape for shape in shapes if set(value) == set(shape)), None)
         if shape is None:
             raise _Invalid(expected)
