@@ -293,6 +293,7 @@ CASES_AND_CONTROLS = {
 API_NAMES = {"termination.time_limit": "t_max", "system.initial_penetration": "penetration"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", CASES_AND_CONTROLS)
 def test_a_solve_key_is_refused_by_the_config_exactly_when_the_api_refuses_it(key):
     raw = tomllib.loads(TABLE1.read_text(encoding="utf-8"))

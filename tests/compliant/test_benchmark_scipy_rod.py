@@ -102,6 +102,7 @@ def assert_close(ours, theirs, relative):
     np.testing.assert_allclose(ours, theirs, rtol=relative, atol=relative * scale)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("index", range(len(BRANCHES)))
 def test_numpy_field_and_jacobian_equal_the_jax_ones(index):
     args, numpy_rod, y = random_case(index)

@@ -59,6 +59,7 @@ def test_it_does_not_depend_on_the_solver_tolerance():
     np.testing.assert_allclose(np.asarray(loose.force_integrals), np.asarray(tight.force_integrals), rtol=1e-4)
 
 
+@pytest.mark.slow
 def test_without_an_impulse_it_never_fires():
     """μ = 1 < μ_crit = 4/3: the force problem is solvable, the rod slides on with an order-one force."""
     runs = _runs(PainleveRod(mu=1.0), contact_times=1.0)

@@ -308,6 +308,7 @@ def test_dense_output_locates_an_event_on_a_slow_manifold():
     assert misses["RadauIIA9"] < misses["RadauIIA5"] / 100 and misses["RadauIIA9"] < 1e-6, misses
 
 
+@pytest.mark.slow
 def test_dense_output_locates_touch_down_in_free_flight():
     """Free fall: the collocation polynomial reproduces the quadratic motion, so the event time is exact up to
     the root finder."""

@@ -6,6 +6,8 @@ import pytest
 
 from regcontact.figures._exponent_plane import contact_break_map
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.slow
 def test_the_contact_breaks_above_the_diagonal_and_not_on_or_below_it():

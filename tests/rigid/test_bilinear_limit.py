@@ -125,6 +125,7 @@ def _chain_by_small_steps(masses, velocity, stiffness, restitution, step, durati
     return W @ v, impulses
 
 
+@pytest.mark.slow
 def test_a_chain_of_three_balls_agrees_with_an_independent_integration():
     """A ball hits two at rest (the second contact starts closed without approaching: it is pressed in, turns and
     unloads with its own peak): the process's velocities and impulses agree with small-step integration to its

@@ -79,6 +79,7 @@ def test_a_kept_direction_at_any_distance_is_found(ratio):
     assert found[0].slope == pytest.approx(0.0, abs=1e-9)  # R = 2a/(−b) whatever comes in: flat
 
 
+@pytest.mark.slow
 def test_no_kept_direction_lies_outside_the_bracket():
     """:func:`direction_bracket` against the map itself: for random forms, laws, ``μ`` (near the Painlevé value
     ``C/|B|`` too), ``r`` and ``a/(−b)`` over eight decades, ``R(ρ) − ρ`` keeps one sign beyond the bracket's ends

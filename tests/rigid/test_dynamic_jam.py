@@ -242,6 +242,7 @@ def test_g2_needs_alpha3_below_alpha1_below_zero_not_the_printed_order():
             np.testing.assert_allclose(-b / p, a2 / (-a3 + a1), rtol=1e-9)
 
 
+@pytest.mark.slow
 def test_g_spots_of_the_rod_reproduce_genot_and_brogliatos_critical_friction():
     """With gravity alone (τ = 0) a G-spot of case G1 exists for μ above μ_c = 8/(3√3) ≈ 1.540 (Sec. 2.2) and
     none below: over μ = 1.35 … 1.75 the first μ with a G1 spot is the first grid value above μ_c."""

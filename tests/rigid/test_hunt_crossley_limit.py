@@ -61,6 +61,7 @@ def _growing(mu_exponent: float = 1.0) -> ContactModel:
     )
 
 
+@pytest.mark.slow
 def test_a_growing_damping_has_the_plastic_darboux_keller_limit():
     """``c ∝ α^b``, ``b > 0``: the damping term alone, ``k c δⁿ (−ġ)``, whose impulse is a function of the
     penetration: the contact stops and stays (``e = 0``). With Coulomb friction during the impact the impulse

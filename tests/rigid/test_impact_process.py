@@ -85,6 +85,7 @@ def test_independent_contacts_impact_independently():
         np.testing.assert_allclose(process.impulses[i], [single.normal_impulse, single.tangential_impulse], atol=1e-10)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("ratio", "slip"), [(0.1, 0.348), (0.3, 0.209), (1.0, 0.017), (3.0, 0.0)])
 def test_the_flat_rod_keeps_a_slip_set_by_the_damping_ratio(ratio, slip):
     """A rod dropped flat on both ends, v = (0.5, −1, 0.3), μ = 0.5, Preclik's law with γ_t/γ_n = c_t: friction
@@ -136,6 +137,7 @@ def test_one_contact_energy_matches_the_contact_space_form():
     )
 
 
+@pytest.mark.slow
 def test_the_second_landing_of_the_two_point_rod_under_each_impact_law():
     """The two-point rod lands on end 1, slides and lands on end 2 (with end 1 sliding): the impulse LCP and
     Darboux–Keller leave the same velocity; the compliant limit of Preclik's law (friction viscous during the

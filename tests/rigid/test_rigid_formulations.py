@@ -53,6 +53,7 @@ def test_state_from_rod_reproduces_equation_4():
     assert state.gaps[0] == pytest.approx(0.0, abs=1e-15)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(rods)
 def test_impulse_velocity_always_has_a_solution_and_never_adds_energy(rod):

@@ -208,6 +208,7 @@ def test_event_driven_resolves_an_impact_without_collision_with_its_impact_law()
     np.testing.assert_allclose(limit.impulse, lcp.impulse, atol=1e-9)
 
 
+@pytest.mark.slow
 def test_all_integrators_agree_on_the_rod_of_sec_2_1():
     """Impact without collision at t = 0, sticking, then slip; the time steppers' slip onset within a few steps."""
     rod = PainleveRod()

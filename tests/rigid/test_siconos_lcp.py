@@ -64,6 +64,7 @@ def test_lemke_is_right_or_says_it_found_nothing(path):
         assert abs(result.z @ w) <= round_off(len(q)) * residual.scale * max(np.abs(result.z).max(), 1.0)
 
 
+@pytest.mark.slow
 @each_problem
 def test_lemke_takes_the_exact_arithmetic_path(path):
     M, q = read_siconos_lcp(path)

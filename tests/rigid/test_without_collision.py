@@ -156,6 +156,7 @@ def test_refusals_are_one_line():
 FIG_15A = [[-0.055, 0.088], [0.055, -0.036]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("contact", "case"), [(0, "IF"), (1, "FI")])
 @pytest.mark.parametrize("r", [0.0, 0.5])
 def test_one_impacting_contact_of_two_is_its_single_contact_map(contact, case, r):

@@ -84,6 +84,7 @@ def test_cell_labels():
     assert cell_label(table_cell(0.0, 1.0, 0.5, 1.0, 0.8, 0.0)) == "—"
 
 
+@pytest.mark.slow
 def test_stick_forces_satisfy_the_stick_equations_inside_the_cone():
     """Where T is consistent, Eq. 21's forces give u̇ = v̇ = 0 and lie strictly inside the friction cone."""
     rng = np.random.default_rng(7)

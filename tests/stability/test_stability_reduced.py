@@ -63,6 +63,7 @@ def _random_system(draw_seed: int, n: int):
     return rng, jnp.asarray(mass_matrix), jnp.asarray(jacobian)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 6))
 def test_reduced_equations_reproduce_the_full_accelerations(seed, n):

@@ -83,6 +83,7 @@ def samples():
     return painleve, b, np.asarray(class_code(painleve, b))
 
 
+@pytest.mark.slow
 def test_class_code_is_elementwise_jittable_and_vmappable(samples):
     painleve, b, batched = samples
     np.testing.assert_array_equal(jax.jit(jax.vmap(class_code))(painleve, b), batched)
@@ -223,6 +224,7 @@ def _linearisations(system):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("equal_laws", [True, False])
 def test_slip_slip_equilibrium_and_eigenvalues_closed_form_vs_jacfwd(equal_laws):
     """At S+S+ the field vanishes; [[0, I], [p⁺K, p⁺Q]], its polynomial and eigenvalues equal jax.jacfwd's."""

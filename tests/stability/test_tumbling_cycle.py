@@ -77,6 +77,7 @@ def test_leg_2_falls_back_in_s_plus_f_exactly_above_mu1_equal_x1_over_h():
         assert np.all((scan.failure == 1) == (offset < 0))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slider", [0, 1])
 def test_the_batch_equals_the_general_map_with_darboux_keller_impacts(slider):
     """Closed-form impacts over a batch against :func:`darboux_keller` body by body: the same failures, the same
@@ -106,6 +107,7 @@ def test_fig16_body_is_one_case_and_its_mirror_the_same():
     assert math.isnan(below.multiplier) and below.slide_normal > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("mu1", "slope_deg", "t_end"), [(0.14, 20.0, 0.03), (0.17, 25.0, 0.01)])
 def test_the_event_driven_motion_grows_or_decays_by_the_multiplier(mu1, slope_deg, t_end):
     """From a rotation ω₀ = −1e-4 about leg 2 the event-driven run (Darboux–Keller, r = 0) repeats FT, S+F; the
@@ -132,6 +134,7 @@ def test_arguments_are_checked():
         tumbling_multipliers(np.eye(3), np.zeros((2, 2, 3)), np.zeros(3), np.array([-1.0, 0.5]))
 
 
+@pytest.mark.slow
 def test_a_body_mirrored_across_the_normal_slips_backward_with_the_same_multiplier():
     """Legs at ``−x`` on the slope ``−β``: leg 1 slips along ``−t`` (``slip = −1``), the same cycle."""
     cycle = tumbling_cycle(at_rest(0.14, 0.8, 20.0))

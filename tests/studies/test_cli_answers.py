@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import jax
+import pytest
 
 from regcontact.cli import main
 from regcontact.studies._compliant_text import MAX_PRINTED_SYSTEMS, SHOWN_SYSTEMS, convergence_lines
@@ -32,6 +33,7 @@ def test_help_and_version_import_no_jax():
     assert out.rstrip().endswith("JAX False")
 
 
+@pytest.mark.slow
 def test_the_rigid_wing_imports_scipy_only_where_it_solves():
     """A compliant study computes rigid references before its first solve; importing them must not wait for
     SciPy's optimize and integrate packages (0.2 s), which only an LP or an event-driven run needs."""

@@ -8,6 +8,8 @@ import pytest
 from regcontact.studies.config import ConfigError
 from regcontact.studies.loading import load_study
 
+pytestmark = pytest.mark.slow
+
 RIGID = Path(__file__).parents[2] / "studies" / "rigid_painleve.toml"
 
 

@@ -167,6 +167,7 @@ def test_two_studies_started_on_one_folder_then_killed_and_resumed_do_not_mix(
     assert not (out / LOCK_FILE).exists()
 
 
+@pytest.mark.slow
 def test_a_chunk_of_another_study_is_refused_in_one_line_or_discarded_with_restart(
     tmp_path, reference, monkeypatch, capsys
 ):
@@ -191,6 +192,7 @@ def test_a_chunk_of_another_study_is_refused_in_one_line_or_discarded_with_resta
     assert_same_results(tmp_path / "out", reference)
 
 
+@pytest.mark.slow
 def test_a_chunk_file_of_an_older_format_is_another_studys(tmp_path, monkeypatch, capsys):
     config, out = write_study(tmp_path), tmp_path / "out"
     _stop_after(monkeypatch, 1)
@@ -206,6 +208,7 @@ def test_a_chunk_file_of_an_older_format_is_another_studys(tmp_path, monkeypatch
 # --- true counts -----------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_resume_interrupted_before_its_first_chunk_says_what_the_disk_holds(tmp_path, monkeypatch, capsys):
     """Stopped before the sweep has read its chunks back, the line still counts them from the disk."""
     config, out = str(write_study(tmp_path)), str(tmp_path / "out")
@@ -517,6 +520,7 @@ def test_a_folder_held_by_another_run_is_refused_with_no_progress_line(tmp_path,
     assert line.endswith(", running /elsewhere/first.toml)")
 
 
+@pytest.mark.slow
 def test_device_gpu_without_a_gpu_is_one_line(tmp_path):
     """In a fresh process, where JAX finds no GPU at all (today: a bare AssertionError from JAX)."""
     probe = subprocess.run(

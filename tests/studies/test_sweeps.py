@@ -191,6 +191,7 @@ def test_a_grid_sweep_is_also_a_netcdf_dataset_with_the_swept_keys_as_dimensions
         assert grid.attrs["study"] == "sweep"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("kind", "key", "values"),
     [

@@ -48,6 +48,7 @@ def _hertz_by_scipy(chain: BallChain, t_end: float) -> np.ndarray:
     return solve_ivp(field, (0.0, t_end), y0, method="DOP853", rtol=1e-12, atol=1e-14).y[n:, -1]
 
 
+@pytest.mark.slow
 def test_a_chain_has_one_contact_per_pair_and_the_floor():
     chain, column = (
         ball_chain([1.0, 0.8, 0.6], [1.0, 0.5, 0.2], [1.0, 0, 0]),
@@ -64,6 +65,7 @@ def test_a_chain_has_one_contact_per_pair_and_the_floor():
         BallChain([1.0, 1.0], [1.0, 1.0], [1.0, 0.0])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "chain",
     [
@@ -134,6 +136,7 @@ def _bilinear_chain_by_small_steps(masses, v0, k, e, step, duration):
     return v, kept
 
 
+@pytest.mark.slow
 def test_a_bilinear_chain_loses_one_minus_e_squared_of_each_contacts_stored_energy():
     """Stronge's bilinear spring returns ``e²`` of what it stored: the kinetic energy lost in the limit impact of
     three balls equals ``Σ (1 − e²) k δ_max²/2`` over the contacts' loadings (an independent small-step run), and
@@ -186,6 +189,7 @@ def _block_by_scipy(mass, inertia, half_width, k, vy0, omega0, frozen):
     return run.y[2:, -1]
 
 
+@pytest.mark.slow
 def test_a_rocking_block_landing_flat_on_two_corners_is_the_elastic_two_contact_impact():
     """A block of width 2h and height b (``I = m (4h² + b²)/12``), frictionless, landing flat while turning: both
     corners approach at different speeds and share one impact. The Hertz limit equals the independent integration

@@ -14,6 +14,7 @@ def _body(**start):
     return TwoLeggedBody(legs=((0.7, -1.2), (-0.9, -1.2)), mu=(0.3, 0.8), slope=np.radians(10), gyration=0.6, **start)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(5))
 def test_jacobians_and_their_rates_are_the_derivatives_of_the_gaps(seed):
     rng = np.random.default_rng(seed)

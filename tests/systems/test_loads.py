@@ -104,6 +104,7 @@ def test_a_free_rod_moves_by_the_double_integral_of_its_ramped_loads():
     np.testing.assert_allclose(q, np.stack([x, y, phi], axis=-1), rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.slow
 def test_a_block_under_a_ramped_push_starts_to_slip_when_the_push_reaches_mu_n():
     """A flat rod on two contacts (friction level with the centre of mass: no torque), weight ``m g`` and a push
     ``f_x = r t``: it sticks until ``t* = μ m g / r`` and then ``ẍ = (r t − μ m g)/m``, so ``v = r (t − t*)²/(2m)``.
@@ -119,6 +120,7 @@ def test_a_block_under_a_ramped_push_starts_to_slip_when_the_push_reaches_mu_n()
     assert v[1, 0] < 1e-5 < v[2, 0]
 
 
+@pytest.mark.slow
 def test_rigid_and_compliant_sides_see_the_same_load_at_the_same_time():
     """The compliant vector field off the ground (no contact force: ``v̇ = M⁻¹h(t)``), the rigid contact state and
     the rigid slip's free direction all evaluate the rod's profiles at the ``t`` they are given."""
@@ -138,6 +140,7 @@ def test_rigid_and_compliant_sides_see_the_same_load_at_the_same_time():
             np.testing.assert_allclose(found, expected, rtol=1e-14, atol=1e-15)
 
 
+@pytest.mark.slow
 def test_the_g_spot_rates_of_a_ramped_rod_are_the_printed_closed_forms():
     """Champneys' α₂ after Eq. 34 contains the loads' rates ``Ṡ_y − 3Ṙ cos θ`` (m = 1, l = 2): the rigid slip's
     linearisation sees ``∂h/∂t`` of the rod's own load profiles."""
@@ -178,6 +181,7 @@ def test_a_contact_space_block_under_a_ramped_free_acceleration_slips_at_t_star(
     np.testing.assert_allclose(np.asarray(states.v[:, 0]), expected, atol=1e-6)
 
 
+@pytest.mark.slow
 def test_rigid_time_stepping_of_the_block_slips_at_t_star_too():
     """Moreau–Jean (the applied force taken at each step's start) on the block pushed by ``f_x = r t``: no slip
     before ``t* = μ m g / r``, then ``v = r (t − t*)²/(2m)`` up to the step's lag, ``O(δt)``: measured ``δt/4``

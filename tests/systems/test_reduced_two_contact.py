@@ -150,6 +150,7 @@ def test_a_rigid_rods_delassus_matrix_is_singular_so_the_form_needs_a_body_with_
     assert not bool(delassus_blocks_valid(form.A, form.B, form.C))
 
 
+@pytest.mark.slow
 def test_the_system_accelerates_its_contacts_by_a_plus_delassus_times_lambda():
     """Through the system's own gaps, Jacobians, forces and mass solve: ``g̈ = a + Delassus · λ`` for any λ, and
     reducing the system again returns its own ``(a, b, A, B, C)``."""

@@ -10,6 +10,7 @@ from regcontact.systems.rod import PainleveRod, slender_inertia
 STATES = np.random.default_rng(0).uniform(-2.0, 2.0, size=(20, 6))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("state", STATES)
 def test_jacobian_is_the_derivative_of_the_gap(state):
     rod = PainleveRod(length=1.7)

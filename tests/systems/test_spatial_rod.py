@@ -52,6 +52,7 @@ def test_the_rod_is_a_valid_spatial_system_whose_kinematics_are_its_gaps_derivat
         np.testing.assert_allclose(ROD.jacobian_rates(q, v)[0], rate, atol=1e-13)
 
 
+@pytest.mark.slow
 def test_the_equations_of_motion_are_the_euler_lagrange_equations_of_the_kinetic_energy():
     """``M v̇ = h`` in free flight is Lagrange's equation of ``T = ½ m|ṙ|² + ½ I (θ̇² + cos²θ ψ̇²)``, ``V = m g y``."""
 

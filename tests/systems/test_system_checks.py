@@ -56,6 +56,7 @@ class PointMass(AbstractSystem):
         return jnp.asarray(1.0)
 
 
+@pytest.mark.slow
 def test_the_shipped_systems_pass():
     shipped = (PainleveRod(), TwoPointRod(), ReducedSingleContact(), SpatialRod(), PointMass(mass=jnp.asarray(2.0)))
     for system in shipped:

@@ -19,6 +19,8 @@ from regcontact.contact import ContactModel
 from regcontact.systems.rod import PainleveRod
 from regcontact.systems.two_point_rod import TwoPointRod
 
+pytestmark = pytest.mark.slow
+
 MODEL = ContactModel()
 NO_EVENTS = SolveSettings(events=(), max_steps=50_000)
 RESTARTS = SolveSettings(events=(), restart_at=("contact",), max_steps=50_000)
