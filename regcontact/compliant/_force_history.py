@@ -8,8 +8,9 @@ import jax
 import jax.numpy as jnp
 from jaxtyping import Array, Float, Int
 
-from regcontact.compliant._solve import Controls, SolveSettings, trajectory
+from regcontact.compliant._solve import Controls, SolveSettings, _held_trajectory
 from regcontact.compliant.dynamics import CompliantState, CompliantSystem, contact_forces
+from regcontact.compliant.switches import RESTART_SURFACES
 from regcontact.contact import ContactModel
 from regcontact.systems.system import AbstractSystem
 
@@ -48,16 +49,17 @@ def force_history(
 ) -> ForceHistory:
     """The contact forces ``λ(t)`` of a compliant run at the times ``ts``.
 
-    It solves as :func:`~regcontact.compliant.trajectory` does (one piece, the same arguments) and evaluates the
-    contact laws, as the vector field does, at each saved state: the forces are exact for those states, so their
-    accuracy is the solve's, at any spacing of ``ts``. Use it in place of differencing the force integrals.
+    It solves as :func:`~regcontact.compliant.trajectory` does (the same arguments) and evaluates the contact
+    laws, as the vector field does, at each saved state (with a restarted run's laws held as in the piece that
+    holds the sample: a peak law's branch and peak): the forces are exact for those states, so their accuracy is
+    the solve's, at any spacing of ``ts``. Use it in place of differencing the force integrals.
 
     Args:
         system: the body, e.g. :class:`~regcontact.systems.PainleveRod`.
         contact: the contact laws and their α-exponents.
         alpha: the stiffness multiplier α, positive.
         controls: tolerances and the end time.
-        settings: solver and events (static; without ``restart_at``).
+        settings: solver, events and restart surfaces (static).
         ts: the increasing times to sample, within ``[0, t_max]``.
         state0: the initial state (default: the system's own).
 
@@ -75,10 +77,18 @@ def force_history(
         >>> history.forces.shape
         (2001, 1, 2)
     """
-    states, status = trajectory(system, contact, alpha, controls, settings, ts, state0)
+    states, above, memory, status = _held_trajectory(system, contact, alpha, controls, settings, ts, state0)
     normal, friction = contact.at_stiffness(alpha)
     args = CompliantSystem(system=system, normal=normal, friction=friction)
-    forces = jax.vmap(lambda q, v: contact_forces(args, q, v))(states.q, states.v)
+    surfaces = [RESTART_SURFACES[name] for name in settings.restart_at]
+
+    def forces_at(q, v, above, memory):
+        held = args
+        for i, surface in enumerate(surfaces):
+            held = surface.hold(held, above[i], memory[i])
+        return contact_forces(held, q, v)
+
+    forces = jax.vmap(forces_at)(states.q, states.v, above, memory)
     saved = jnp.all(jnp.isfinite(states.q), axis=-1)[:, None, None]
     return ForceHistory(
         ts=jnp.asarray(ts, dtype=float), forces=jnp.where(saved, forces, jnp.nan), states=states, status=status

@@ -375,7 +375,6 @@ def solve(
         >>> run.status_name, run.force_integrals.round(6).tolist()
         ('successful', [0.325839, 0.437779])
     """
-    import diffrax
 
     check_argument("alpha", alpha, POSITIVE)
     contact.check_contacts(system.NUM_CONTACTS)
@@ -385,61 +384,9 @@ def solve(
     controls = eqx.tree_at(lambda c: c.t_max, controls, jnp.where(inputs == 0, controls.t_max, 0.0))
     normal, friction = contact.at_stiffness(alpha)
     args = CompliantSystem(system=system, normal=normal, friction=friction)
-    if "contact" in settings.restart_at and not isinstance(normal, AbstractJumpingNormalLaw):
-        raise ValueError(f"restart at 'contact' needs a normal law with a contact_force branch, not {normal!r}")
-    if isinstance(normal, AbstractPeakNormalLaw) != ("peak" in settings.restart_at):
-        raise ValueError(f"restart_at names 'peak' exactly for a peak normal law (one that remembers), not {normal!r}")
+    pieces = _pieces(args, state0, controls, settings, inputs != 0)
+    t_end, state_end, above_end, memory_end, steps, restarts, termination, result = pieces.end
     surfaces = [RESTART_SURFACES[name] for name in settings.restart_at]
-    k = system.NUM_CONTACTS
-    above = (
-        jnp.stack([surface.starts_above(state0, args) for surface in surfaces]) if surfaces else jnp.zeros((0, k), bool)
-    )
-    remembers = any(surface.record is not None for surface in surfaces)
-    memory = jnp.zeros(above.shape)
-    if remembers:
-        memory = _recorded(surfaces, memory, state0, args)
-
-    def unfinished(carry):
-        *_, finished = carry
-        return ~finished
-
-    def next_piece(carry):
-        t, state, above, memory, steps, restarts, *_ = carry
-        sol = _diffeqsolve(args, t, state, controls, settings, above, memory, diffrax.SaveAt(t1=True))
-        terminating, crossings = sol.event_mask if sol.event_mask is not None else ((), ())
-        termination = _first_event(tuple(terminating))
-        crossing = _first_event(tuple(crossings)) - 1  # index of (surface, contact), surface-major; −1: none
-        restarted = (crossing >= 0) & (termination == 0)
-        # Every contact past its exit switches, not only the one that triggered: contacts can cross together
-        # (a rod dropped flat touches down with both ends in the same step). The trigger switches even if the
-        # state re-interpolated at a root on the step's end rounds back onto the surface.
-        state_end = _last(sol.ys)
-        trigger = jnp.arange(above.size).reshape(above.shape) == crossing
-        switched = restarted & (_past_exits(surfaces, above, memory, state_end, args) | trigger)
-        above = above ^ switched
-        if remembers:  # only surfaces that record (a peak law's) carry memory across restarts
-            memory = jnp.where(switched, _recorded(surfaces, memory, state_end, args), memory)
-        statistics = ("num_steps", "num_accepted_steps", "num_rejected_steps")
-        steps = steps + jnp.stack([sol.stats[name] for name in statistics])
-        out_of_steps = steps[0] >= settings.max_steps
-        result = diffrax.RESULTS.where(restarted & out_of_steps, diffrax.RESULTS.max_steps_reached, sol.result)
-        finished = ~restarted | out_of_steps
-        return sol.ts[-1], state_end, above, memory, steps, restarts + restarted, termination, result, finished
-
-    start = (
-        jnp.asarray(0.0),
-        state0,
-        above,
-        memory,
-        jnp.zeros(3, int),
-        jnp.asarray(0),
-        jnp.asarray(0),
-        diffrax.RESULTS.successful,
-        inputs != 0,
-    )
-    t_end, state_end, above_end, memory_end, steps, restarts, termination, result, _ = jax.lax.while_loop(
-        unfinished, next_piece, start
-    )
     held = args
     for i, surface in enumerate(surfaces):
         held = surface.hold(held, above_end[i], memory_end[i])
@@ -458,6 +405,120 @@ def solve(
         num_rejected_steps=steps[2],
         num_restarts=restarts,
     )
+
+
+class _Pieces(eqx.Module):
+    """What :func:`_pieces` returns: the loop's end ``(t, state, above, memory, steps, restarts, termination,
+    result)`` and, when asked for times, the states there with each sample's ``above`` and ``memory``."""
+
+    end: tuple
+    samples: CompliantState | None
+    above: Bool[Array, "m surfaces k"] | None
+    memory: Float[Array, "m surfaces k"] | None
+
+
+def _pieces(
+    args: CompliantSystem,
+    state0: CompliantState,
+    controls: Controls,
+    settings: SolveSettings,
+    finished: Bool[Array, ""],
+    ts: Float[Array, " m"] | None = None,
+) -> _Pieces:
+    """Run :func:`solve`'s loop of pieces from ``state0`` (nothing when ``finished``); with ``ts``, also the state
+    at each of those times, taken from the piece that holds it, with that piece's restart sides and memory.
+
+    A piece saves at ``ts`` clipped to ``[t, t_max]`` (diffrax wants them there) and keeps the ones inside
+    ``[t, t_end]`` of the piece; times after an event that ended the run hold ``inf``, as diffrax leaves them."""
+    import diffrax
+
+    normal = args.normal
+    if "contact" in settings.restart_at and not isinstance(normal, AbstractJumpingNormalLaw):
+        raise ValueError(f"restart at 'contact' needs a normal law with a contact_force branch, not {normal!r}")
+    if isinstance(normal, AbstractPeakNormalLaw) != ("peak" in settings.restart_at):
+        raise ValueError(f"restart_at names 'peak' exactly for a peak normal law (one that remembers), not {normal!r}")
+    surfaces = [RESTART_SURFACES[name] for name in settings.restart_at]
+    k = args.system.NUM_CONTACTS
+    above = (
+        jnp.stack([surface.starts_above(state0, args) for surface in surfaces]) if surfaces else jnp.zeros((0, k), bool)
+    )
+    remembers = any(surface.record is not None for surface in surfaces)
+    memory = jnp.zeros(above.shape)
+    if remembers:
+        memory = _recorded(surfaces, memory, state0, args)
+    if ts is None:
+        sampled: tuple = ()
+    else:
+        ts = jnp.asarray(ts, dtype=float)
+        m = ts.shape[0]
+        sampled = (
+            jtu.tree_map(lambda leaf: jnp.full((m, *leaf.shape), jnp.inf, leaf.dtype), state0),
+            jnp.zeros((m, *above.shape), bool),
+            jnp.zeros((m, *above.shape)),
+        )
+
+    def unfinished(carry):
+        return ~carry[8]
+
+    def next_piece(carry):
+        t, state, above, memory, steps, restarts, _, _, _, *sampled = carry
+        if ts is None:
+            saveat = diffrax.SaveAt(t1=True)
+        else:  # the end and the samples apart (one SaveAt puts t1 after the last time saved before an event)
+            saveat = diffrax.SaveAt(
+                subs=[diffrax.SubSaveAt(t1=True), diffrax.SubSaveAt(ts=jnp.clip(ts, t, controls.t_max))]
+            )
+        sol = _diffeqsolve(args, t, state, controls, settings, above, memory, saveat)
+        ends, piece = (sol.ys, None) if ts is None else sol.ys
+        t_end = sol.ts[-1] if ts is None else sol.ts[0][-1]
+        terminating, crossings = sol.event_mask if sol.event_mask is not None else ((), ())
+        termination = _first_event(tuple(terminating))
+        crossing = _first_event(tuple(crossings)) - 1  # index of (surface, contact), surface-major; −1: none
+        restarted = (crossing >= 0) & (termination == 0)
+        # Every contact past its exit switches, not only the one that triggered: contacts can cross together
+        # (a rod dropped flat touches down with both ends in the same step). The trigger switches even if the
+        # state re-interpolated at a root on the step's end rounds back onto the surface.
+        state_end = _last(ends)
+        if ts is not None:
+            states, above_at, memory_at = sampled
+            inside = (ts >= t) & (ts <= t_end) & jnp.all(jnp.isfinite(piece.q), axis=-1)
+
+            def keep(new, old):
+                return jnp.where(inside.reshape(-1, *([1] * (old.ndim - 1))), new, old)
+
+            sampled = [
+                jtu.tree_map(keep, piece, states),
+                keep(jnp.broadcast_to(above, above_at.shape), above_at),
+                keep(jnp.broadcast_to(memory, memory_at.shape), memory_at),
+            ]
+        trigger = jnp.arange(above.size).reshape(above.shape) == crossing
+        switched = restarted & (_past_exits(surfaces, above, memory, state_end, args) | trigger)
+        above = above ^ switched
+        if remembers:  # only surfaces that record (a peak law's) carry memory across restarts
+            memory = jnp.where(switched, _recorded(surfaces, memory, state_end, args), memory)
+        statistics = ("num_steps", "num_accepted_steps", "num_rejected_steps")
+        steps = steps + jnp.stack([sol.stats[name] for name in statistics])
+        out_of_steps = steps[0] >= settings.max_steps
+        result = diffrax.RESULTS.where(restarted & out_of_steps, diffrax.RESULTS.max_steps_reached, sol.result)
+        finished = ~restarted | out_of_steps
+        return (t_end, state_end, above, memory, steps, restarts + restarted, termination, result, finished, *sampled)
+
+    start = (
+        jnp.asarray(0.0),
+        state0,
+        above,
+        memory,
+        jnp.zeros(3, int),
+        jnp.asarray(0),
+        jnp.asarray(0),
+        diffrax.RESULTS.successful,
+        finished,
+        *sampled,
+    )
+    end = jax.lax.while_loop(unfinished, next_piece, start)
+    if ts is None:
+        return _Pieces(end=tuple(end[:8]), samples=None, above=None, memory=None)
+    return _Pieces(end=tuple(end[:8]), samples=end[9], above=end[10], memory=end[11])
 
 
 def _checked_state(system: AbstractSystem, state0: CompliantState) -> CompliantState:
@@ -486,29 +547,45 @@ def trajectory(
     ts: Float[Array, " m"],
     state0: CompliantState | None = None,
 ) -> tuple[CompliantState, Int[Array, ""]]:
-    """The state at the times ``ts`` (within ``[0, t_max]``, leaves with a leading axis) from ``state0`` (default:
-    the system's initial state) and the solver status.
+    """The state at the times ``ts`` (increasing, within ``[0, t_max]``; leaves with a leading axis) from
+    ``state0`` (default: the system's initial state) and the solver status.
 
-    Times after an event that ended the run hold ``inf``, as diffrax leaves them.
+    Without ``settings.restart_at`` it is one diffrax solve; with it, :func:`solve`'s loop of pieces (a peak law,
+    :class:`~regcontact.contact.BilinearSpring`, needs ``restart_at=("peak",)``), each sample taken from the piece
+    that holds its time. Times after an event that ended the run hold ``inf``, as diffrax leaves them.
     """
+    states, _, _, status = _held_trajectory(system, contact, alpha, controls, settings, ts, state0)
+    return states, status
+
+
+def _held_trajectory(
+    system: AbstractSystem,
+    contact: ContactModel,
+    alpha: Float[Array, ""],
+    controls: Controls,
+    settings: SolveSettings,
+    ts: Float[Array, " m"],
+    state0: CompliantState | None = None,
+) -> tuple[CompliantState, Bool[Array, "m surfaces k"], Float[Array, "m surfaces k"], Int[Array, ""]]:
+    """:func:`trajectory`, with the restart surfaces' sides and memory at each sample (what holds the laws there:
+    :meth:`~regcontact.compliant.switches.RestartSurface.hold`)."""
     import diffrax
 
-    if settings.restart_at:
-        raise ValueError("trajectory runs one piece; use settings without restart_at")
     check_argument("alpha", alpha, POSITIVE)
     contact.check_contacts(system.NUM_CONTACTS)
     normal, friction = contact.at_stiffness(alpha)
     args = CompliantSystem(system=system, normal=normal, friction=friction)
-    no_surfaces = jnp.zeros((0, system.NUM_CONTACTS), bool)
+    state0 = initial_state(system) if state0 is None else _checked_state(system, state0)
+    m, k, surfaces = jnp.shape(ts)[0], system.NUM_CONTACTS, len(settings.restart_at)
+    if surfaces:
+        pieces = _pieces(args, state0, controls, settings, jnp.asarray(False), ts)
+        assert pieces.samples is not None and pieces.above is not None and pieces.memory is not None
+        return pieces.samples, pieces.above, pieces.memory, _status_index(pieces.end[7])
+    if isinstance(normal, AbstractPeakNormalLaw):
+        raise ValueError(f"a peak normal law (one that remembers) needs restart_at=('peak',): {normal!r}")
+    no_surfaces = jnp.zeros((0, k), bool)
     sol = _diffeqsolve(
-        args,
-        jnp.asarray(0.0),
-        initial_state(system) if state0 is None else _checked_state(system, state0),
-        controls,
-        settings,
-        no_surfaces,
-        jnp.zeros(no_surfaces.shape),
-        diffrax.SaveAt(ts=ts),
+        args, jnp.asarray(0.0), state0, controls, settings, no_surfaces, jnp.zeros((0, k)), diffrax.SaveAt(ts=ts)
     )
     assert sol.ys is not None  # SaveAt(ts=...) always saves
-    return sol.ys, _status_index(sol.result)
+    return sol.ys, jnp.zeros((m, 0, k), bool), jnp.zeros((m, 0, k)), _status_index(sol.result)
