@@ -20,7 +20,8 @@ import numpy as np
 from jaxtyping import Array, ArrayLike, Float
 
 from regcontact._argument_checks import Rule, check_argument, check_parameters
-from regcontact.contact._normal_laws import NORMAL_LAWS, AbstractNormalLaw, ImpactScale
+from regcontact.contact._normal_laws import _ONE_SCALE, NORMAL_LAWS, AbstractNormalLaw, ImpactScale
+from regcontact.contact._per_contact import uniform_value
 
 __all__ = ["AbstractPeakNormalLaw", "BilinearSpring"]
 
@@ -112,17 +113,21 @@ class BilinearSpring(AbstractPeakNormalLaw):
         restitution that changes with α is refused (``ValueError``)."""
         if not isinstance(exponents, BilinearSpring):
             raise ValueError(f"exponents = {exponents!r}: expected the exponents of a bilinear spring")
-        if float(exponents.restitution) != 0.0:
+        a = uniform_value("exponents.stiffness", exponents.stiffness, _ONE_SCALE)
+        restitution = uniform_value("exponents.restitution", exponents.restitution, _ONE_SCALE)
+        if restitution != 0.0:
             raise ValueError(
-                f"BilinearSpring with restitution exponent {float(exponents.restitution):g}: the limit law is "
-                "derived for a fixed restitution"
+                f"BilinearSpring with restitution exponent {restitution:g}: the limit law is derived for a fixed "
+                "restitution"
             )
-        return ImpactScale(self, float(exponents.stiffness) / 2, True)
+        return ImpactScale(self, a / 2, True)
 
     def impact_rates(self, normal_mass_inverse: np.ndarray | Sequence[float], speed: float) -> list[float]:
-        """``√(k C_ii)`` per contact: the loading line's (unloading is ``1/r`` times faster)."""
-        k = float(self.stiffness)
-        return [math.sqrt(k * c) for c in np.asarray(normal_mass_inverse, dtype=float)]
+        """``√(k C_ii)`` per contact (per-contact ``k``: contact ``i``'s): the loading line's (unloading is ``1/r``
+        times faster)."""
+        inverse = np.asarray(normal_mass_inverse, dtype=float)
+        k = np.broadcast_to(np.asarray(self.stiffness, dtype=float), inverse.shape)
+        return [math.sqrt(ki * c) for ki, c in zip(k, inverse, strict=True)]
 
 
 # The registry is defined with the memoryless laws, which this module builds on; a peak law joins it here. A solve
