@@ -144,3 +144,14 @@ def test_a_body_mirrored_across_the_normal_slips_backward_with_the_same_multipli
     assert tumbling_cycle(mirrored, slip=1).failed == "S+F"
     scan = tumbling_multipliers(*arrays([mirrored]), slip=-1)
     assert scan.failure[0] == 0 and scan.multiplier[0] == pytest.approx(cycle.multiplier, rel=1e-10)
+
+
+@pytest.mark.slow
+def test_the_event_driven_run_stops_at_the_decaying_cycles_accumulation():
+    """The decaying cycle (μ₁ = 0.17, 25°) accumulates its impacts near t = 0.0246; past it the rebounds fall below
+    the velocity tolerance and the free leg's next impact is not found. The run stops there in one line, naming
+    the contact and its depth, instead of carrying the leg through the ground (it reached g_n = −4.2e-5 by
+    t = 0.05)."""
+    body = legged(0.17, 0.8, 25.0, omega0=-1e-4)
+    with pytest.raises(RuntimeError, match=r"contact 1 is free but at g_n = -.*accumulation of impacts"):
+        event_driven(body, 0.05, impact_law=DarbouxKellerImpact())

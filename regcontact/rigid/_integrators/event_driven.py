@@ -97,7 +97,8 @@ def event_driven(
     Samples are ``solve_ivp``'s steps; at an impulsive event ``times`` repeats, the two samples being the states
     before and after. ``sample_times`` adds samples at those times (read off each segment's dense output, as
     accurate as the integration), for comparison on a common grid. ``RuntimeError`` after ``max_events`` events
-    (an accumulation of impacts). Arguments are checked first (``ValueError`` in one line: finite states, ``0 <
+    (an accumulation of impacts), or where a free contact ends a segment below the ground (an accumulation whose
+    rebounds fell below the velocity tolerance: the run stops rather than pass through the ground). Arguments are checked first (``ValueError`` in one line: finite states, ``0 <
     rtol, tol < 1``, ``atol > 0``, ``max_events`` an integer ``≥ 0``; ``TypeError`` for an ``impact_law`` that is
     no :class:`~regcontact.rigid.AbstractImpactLaw`).
     """
@@ -147,6 +148,7 @@ def event_driven(
             trigger = (kind, contact)
         else:
             t_event, y, trigger = float(sol.t[-1]), sol.y[:, -1], None
+        run.check_free_gaps(t_event, y, segment_modes)
         inside = sol.t < t_event
         steps, states = sol.t[inside][1:], sol.y[:, inside][:, 1:]
         wanted = extra[(extra > t) & (extra < t_event)]
@@ -313,6 +315,22 @@ class _Run:
         return solutions[_pick(normal, power, self.selection)].modes
 
     # -- smooth segments --------------------------------------------------------------------------------------
+
+    def check_free_gaps(self, t: float, y: NDArray, modes: tuple[ContactLabel, ...]) -> None:
+        """``RuntimeError`` where a contact free in the segment ends it below the ground (deeper than ``tol``
+        lengths): its impact was not found, as at an accumulation of impacts (a Zeno point) whose rebounds fall below
+        the velocity tolerance. The run stops there rather than go on through the ground."""
+        n = y.shape[0] // 2
+        gaps = self.snapshots.arrays(y[:n], y[n:], t)[4]
+        depth = self.tol * self.snapshots.length_scale
+        below = [i for i, mode in enumerate(modes) if mode == "F" and gaps[i] < -depth]
+        if below:
+            i = below[0]
+            raise RuntimeError(
+                f"contact {i} is free but at g_n = {gaps[i]:.3g} at t = {t:.6g}: its impact was missed, as at an "
+                "accumulation of impacts (a Zeno point); end the run before it (t_end) or use a time-stepping "
+                "integrator (moreau_jean)"
+            )
 
     def reactions(self, t: float, q: NDArray, v: NDArray, modes: tuple[ContactLabel, ...]):
         """``(λ (k, 2), v̇, ġ (k, 2))`` of the mode's equations at ``(q, v, t)``."""
