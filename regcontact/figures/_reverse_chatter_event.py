@@ -10,6 +10,7 @@ import csv
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -74,7 +75,7 @@ def energetic_model(restitution: float = RESTITUTION) -> ContactModel:
     """Stronge's bilinear spring (``k ∝ α``, ``r`` fixed) with ``γ_t = α``: its limit impact law is Darboux–Keller's
     with Stronge's energetic coefficient ``r`` (``docs/impacts.md``)."""
     return ContactModel(
-        BilinearSpring(1.0, restitution),  # type: ignore[arg-type]  # equinox takes numbers
+        BilinearSpring(1.0, restitution),
         ViscousCoulomb(1.0),
         law_exponents(BilinearSpring),
         ViscousCoulomb(1.0),
@@ -215,15 +216,15 @@ def draw(out_dir: Path) -> list[Path]:
     for (law, alpha, speed), run in runs.items():
         name, face = LAWS[law]
         if alpha == 1e8:
-            style = dict(lw=0.8, color=series[law], ls="-" if speed == 1e-2 else "--")
+            style: dict[str, Any] = dict(lw=0.8, color=series[law], ls="-" if speed == 1e-2 else "--")
             label = f"{name.split(' (')[0]}, α = 1e8, v₀ = {speed:g}"
             height.plot(run.times, run.gaps, label=label, **style)
             rate.plot(run.times, run.normal_rates, label=label, **style)
         grown = run.growth(SMALL_SPEED)
         marker = "o" if speed == 1e-2 else "s"
-        style = dict(color=colours[alpha], mfc=colours[alpha] if face == "full" else "none", ms=4)
-        speeds.semilogy(np.arange(grown), run.speeds[:grown], marker, **style)
-        ratios[law].plot(run.speeds[: grown - 1], run.restitutions[: grown - 1], marker + "-", lw=0.7, **style)
+        marks: dict[str, Any] = dict(color=colours[alpha], mfc=colours[alpha] if face == "full" else "none", ms=4)
+        speeds.semilogy(np.arange(grown), run.speeds[:grown], marker, **marks)
+        ratios[law].plot(run.speeds[: grown - 1], run.restitutions[: grown - 1], marker + "-", lw=0.7, **marks)
     for law in LAWS:
         for speed in (1e-2, 1e-3):
             n = np.arange(runs[law, 1e8, speed].growth(SMALL_SPEED))

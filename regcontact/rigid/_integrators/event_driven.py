@@ -98,9 +98,9 @@ def event_driven(
     before and after. ``sample_times`` adds samples at those times (read off each segment's dense output, as
     accurate as the integration), for comparison on a common grid. ``RuntimeError`` after ``max_events`` events
     (an accumulation of impacts), or where a free contact ends a segment below the ground (an accumulation whose
-    rebounds fell below the velocity tolerance: the run stops rather than pass through the ground). Arguments are checked first (``ValueError`` in one line: finite states, ``0 <
-    rtol, tol < 1``, ``atol > 0``, ``max_events`` an integer ``≥ 0``; ``TypeError`` for an ``impact_law`` that is
-    no :class:`~regcontact.rigid.AbstractImpactLaw`).
+    rebounds fell below the velocity tolerance: the run stops rather than pass through the ground). Arguments are
+    checked first (``ValueError`` in one line: finite states, ``0 < rtol, tol < 1``, ``atol > 0``, ``max_events`` an
+    integer ``≥ 0``; ``TypeError`` for an ``impact_law`` that is no :class:`~regcontact.rigid.AbstractImpactLaw`).
     """
     t_end = check_positive("t_end", t_end)
     check_argument("rtol", rtol, UNIT_INTERVAL)
