@@ -1,4 +1,4 @@
-"""Multiple impacts in chains of balls: the cases of ``kind = "multiple_impacts"``
+"""Multiple impacts in chains of balls and a rocking block: the cases of ``kind = "multiple_impacts"``
 (:mod:`regcontact.studies.multiple_impacts_study`) at α = 1e2 … 1e6, drawn against their limit law, and the limit
 against Siconos' published LZB outputs (``docs/impacts.md``, "Multiple impacts")."""
 
@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 from regcontact.contact import ContactModel, HuntCrossley, ViscousCoulomb
 from regcontact.figures import figure
 from regcontact.rigid import compliant_limit
-from regcontact.studies.multiple_impacts_study import chain_impact, chains, models
+from regcontact.studies.multiple_impacts_study import cases, chain_impact, models
 from regcontact.systems import BallChain, ball_chain, hertz_stiffness
 
 #: the growth of the α the compliant runs take
@@ -50,7 +50,10 @@ CASE_TITLES = {
     "cradle": "Newton's cradle, 5 equal balls, pendulums ω² = 1",
     "tapered": "tapered chain, radii $0.8^i$, pendulums ω² = 1",
     "column": "column of 5 beads landing, gravity 1",
+    "rocking_block": "rocking block landing flat, turning, gravity 1",
 }
+#: the block's velocities, by their index
+BLOCK_VELOCITIES = ("$v_x$", "$v_y$", "$\\omega$")
 LAW_STYLES = {
     "hertz": ("Hertz $\\delta^{3/2}$", "o-"),
     "spring_damper": ("spring–damper, $\\gamma \\propto \\sqrt{\\alpha}$", "s--"),
@@ -63,7 +66,7 @@ def draw(out_dir: Path) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     results = {
         (case, law): chain_impact(chain, model, ALPHAS)
-        for case, chain in chains().items()
+        for case, chain in cases().items()
         for law, model in models(chain).items()
     }
     data = out_dir / "multiple_impacts.csv"
@@ -95,13 +98,16 @@ def draw(out_dir: Path) -> list[Path]:
             for i, (v, w) in enumerate(zip(limit, SICONOS[case], strict=True)):
                 writer.writerow([case, i + 1, repr(float(v)), repr(w)])
 
-    fig = Figure(figsize=(11.0, 8.0))
+    fig = Figure(figsize=(14.0, 8.0))
     FigureCanvasAgg(fig)
-    axes = fig.subplots(2, 2).ravel()
-    for ax, case in zip(axes[:3], CASE_TITLES, strict=True):
+    grid = fig.add_gridspec(2, 3)
+    panels = [fig.add_subplot(grid[0, i]) for i in range(3)] + [fig.add_subplot(grid[1, 0])]
+    error = fig.add_subplot(grid[1, 1:])
+    for ax, case in zip(panels, CASE_TITLES, strict=True):
         result = results[(case, "hertz")]
         for i in range(result.limit.size):
             colour = f"C{i}"
+            label = BLOCK_VELOCITIES[i] if case == "rocking_block" else f"ball {i + 1}"
             ax.semilogx(
                 ALPHAS,
                 np.where(result.finished, result.compliant[:, i], np.nan),
@@ -109,20 +115,27 @@ def draw(out_dir: Path) -> list[Path]:
                 color=colour,
                 ms=4,
                 lw=1,
-                label=f"ball {i + 1}",
+                label=label,
             )
             ax.axhline(result.limit[i], color=colour, ls="--", lw=0.8)
         ax.set(title=f"{CASE_TITLES[case]}: Hertz", xlabel="α", ylabel="velocity after the impact")
-    axes[0].legend(fontsize=7, title="compliant (o), limit (--)", title_fontsize=7)
-    error = axes[3]
+        ax.title.set_fontsize(9)
+    panels[0].legend(fontsize=7, title="compliant (o), limit (--)", title_fontsize=7)
+    panels[3].legend(fontsize=7, title="compliant (o), limit (--)", title_fontsize=7)
+    colours = {"cradle": "C0", "tapered": "C1", "column": "C2", "rocking_block": "C3"}
     for (case, law), result in results.items():
         name, style = LAW_STYLES[law]
-        colour = {"cradle": "C0", "tapered": "C1", "column": "C2"}[case]
         error.loglog(
-            ALPHAS, result.errors, style, color=colour, ms=4, lw=1, label=f"{case}, {name}: order {result.order():.2f}"
+            ALPHAS,
+            result.errors,
+            style,
+            color=colours[case],
+            ms=4,
+            lw=1,
+            label=f"{case}, {name}: order {result.order():.2f}",
         )
     error.set(title="distance to the limit law (order: last 3 α)", xlabel="α", ylabel="max_i |v_i − v_i^lim|")
-    error.legend(fontsize=6)
+    error.legend(fontsize=6, ncol=2)
     fig.tight_layout()
     path = out_dir / "multiple_impacts.png"
     fig.savefig(path, dpi=110)

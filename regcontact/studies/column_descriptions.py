@@ -102,12 +102,19 @@ _EXACT: dict[str, tuple[str, str]] = {
     "slip_at_zeno": ("length/time", "the compliant run's slip velocity at the rigid Zeno time"),
     "zeno_slip": ("length/time", "the slip velocity the rigid chatter sequence tends to at its Zeno point"),
     # chains of balls (multiple_impacts)
-    "chain": ("", "the chain of balls: cradle, tapered or column"),
-    "balls": ("1", "the number of balls in the chain"),
-    "distance_to_limit": ("length/time", "max over the balls of |v − v_limit| after the impact, at the largest α"),
+    "chain": ("", "the case: a chain of balls (cradle, tapered or column) or the rocking block"),
+    "balls": ("1", "the number of balls in the chain (empty for the block)"),
+    "distance_to_limit": (
+        "length/time",
+        "max over the balls (the block: over v_x, v_y, ω) of |v − v_limit| after the impact, at the largest α",
+    ),
     "order_to_limit": ("1", "order in α of distance_to_limit, fitted over the last three α"),
-    "momentum_change": ("mass·length/time", "the limit impact's change of the balls' total momentum"),
-    "energy_ratio": ("1", "the balls' kinetic energy after the limit impact over that before"),
+    "momentum_change": (
+        "mass·length/time",
+        "the limit impact's change of the balls' total momentum (the block's along the floor normal: the floor's "
+        "impulse)",
+    ),
+    "energy_ratio": ("1", "the kinetic energy after the limit impact over that before"),
     "finished_runs": ("1", "compliant runs that ended with every contact open"),
     # beyond the jam (dynamic_jam) and the 3D crossing (spatial_crossing)
     "rod": ("", "the rod run through its jam: G1 or G2 (found by search) or system (the [system] table's)"),

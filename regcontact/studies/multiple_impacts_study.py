@@ -1,10 +1,12 @@
-"""``kind = "multiple_impacts"``: chains of touching balls (Newton's cradle, a tapered chain, a column of beads)
-through the compliant model at growing α and through its limit law (``docs/impacts.md``, "Multiple impacts").
+"""``kind = "multiple_impacts"``: chains of touching balls (Newton's cradle, a tapered chain, a column of beads) and
+a rocking block landing flat on its two corners, through the compliant model at growing α and through its limit law
+(``docs/impacts.md``, "Multiple impacts").
 
-Every ball touches the next when the first is struck (or the column lands), so all contacts take part in one impact.
-The cradle and the tapered chain hang on pendulums and the column is under gravity: forces the limit law leaves out,
-which a compliant run at finite α feels during its impact; the distance to the limit measures how fast a law gets
-there (``O(α^(−s))``, ``s`` the law's impact-scale exponent)."""
+Every ball touches the next when the first is struck (or the column lands), so all contacts take part in one impact;
+the block's two corners touch down together at different speeds.
+The cradle and the tapered chain hang on pendulums, the column and the block are under gravity: forces the limit law
+leaves out, which a compliant run at finite α feels during its impact; the distance to the limit measures how fast a
+law gets there (``O(α^(−s))``, ``s`` the law's impact-scale exponent)."""
 
 from __future__ import annotations
 
@@ -22,14 +24,25 @@ from regcontact.studies import config as cfg
 from regcontact.studies._study_kind import AbstractStudyKind, Estimate
 from regcontact.studies.study_result import StudyResult
 from regcontact.studies.study_size import BASE_BYTES, HOST_BYTES_PER_CASE, STARTUP_S, DeviceSet, lengths, rtol_factor
-from regcontact.systems import BallChain, ball_chain, hertz_stiffness
+from regcontact.systems import BallChain, TwoPointRod, ball_chain, hertz_stiffness
+from regcontact.systems.system import AbstractSystem
 
-__all__ = ["CASES", "LAWS", "ChainImpact", "MultipleImpactsStudy", "chain_impact", "chains", "models"]
+__all__ = [
+    "CASES",
+    "LAWS",
+    "ChainImpact",
+    "MultipleImpactsStudy",
+    "cases",
+    "chain_impact",
+    "chains",
+    "models",
+    "rocking_block",
+]
 
 _KIND = "multiple_impacts"
 
 #: the cases and the laws, by the names a config gives
-CASES = ("cradle", "tapered", "column")
+CASES = ("cradle", "tapered", "column", "rocking_block")
 LAWS = ("hertz", "spring_damper", "bilinear")
 
 #: the cold compile of one (case, law) group, and one compliant run, on this 2-core CPU
@@ -50,11 +63,24 @@ def chains(balls: int = 5) -> dict[str, BallChain]:
     }
 
 
-def models(chain: BallChain) -> dict[str, ContactModel]:
+def rocking_block() -> TwoPointRod:
+    """A frictionless block of width 2 and height 1 (``I = m (w² + b²)/12``, ``m = 1``) landing flat on its two
+    bottom corners at ``v_y = −1`` while turning at ``ω = 0.4``, under gravity 1: the corners approach at different
+    speeds and share one impact. Without friction only the corners' heights enter the contacts, so the block is
+    the two-point rod of its width with the block's inertia."""
+    return TwoPointRod(mass=1.0, length=2.0, inertia=5.0 / 12.0, gravity=1.0, mu=0.0, vy0=-1.0, omega0=0.4)
+
+
+def cases(balls: int = 5) -> dict[str, AbstractSystem]:
+    """Every case by its config name: :func:`chains` and :func:`rocking_block`."""
+    return {**chains(balls), "rocking_block": rocking_block()}
+
+
+def models(chain: AbstractSystem) -> dict[str, ContactModel]:
     """The laws at each contact of ``chain`` (every one ``k ∝ α``): Hertz's elastic ``k δ^{3/2}`` with each pair's
-    own ``k``, a linear spring and damper (``γ ∝ √α``: a finite damping ratio), Stronge's bilinear spring
-    (``e = 0.8`` per contact)."""
-    k = hertz_stiffness(np.asarray(chain.radii), chain.floor)
+    own ``k`` (the block's corners: ``k = 1``), a linear spring and damper (``γ ∝ √α``: a finite damping ratio),
+    Stronge's bilinear spring (``e = 0.8`` per contact)."""
+    k = hertz_stiffness(np.asarray(chain.radii), chain.floor) if isinstance(chain, BallChain) else np.ones(2)
     frictionless = ViscousCoulomb(0.0)
     return {
         "hertz": ContactModel(HuntCrossley(stiffness=k, exponent=1.5, damping=0.0), frictionless),
@@ -69,8 +95,9 @@ def models(chain: BallChain) -> dict[str, ContactModel]:
 
 @dataclass(frozen=True)
 class ChainImpact:
-    """One chain and law at ``alphas``: the balls' velocities after the limit impact ``limit`` ``(N,)``, those at
-    the end of the compliant runs ``compliant`` ``(α, N)`` (all contacts open) and whether each run finished so."""
+    """One case and law at ``alphas``: the velocities after the limit impact ``limit`` ``(N,)`` (a chain's balls'; a
+    block's ``(v_x, v_y, ω)``), those at the end of the compliant runs ``compliant`` ``(α, N)`` (all contacts open)
+    and whether each run finished so."""
 
     alphas: NDArray[np.float64]
     limit: NDArray[np.float64]
@@ -92,7 +119,7 @@ class ChainImpact:
 
 
 def chain_impact(
-    chain: BallChain,
+    chain: AbstractSystem,
     model: ContactModel,
     alphas: NDArray[np.float64],
     rtol: float = 1e-10,
@@ -100,22 +127,27 @@ def chain_impact(
     max_steps: int = 200_000,
     window: float = 40.0,
 ) -> ChainImpact:
-    """The limit impact of ``chain`` under ``model`` and the compliant runs at ``alphas`` (one jitted ``vmap``),
-    each ended where every contact has opened, within ``window · N · α^(−s)`` (a law with a peak restarts where
-    each contact turns)."""
+    """The limit impact of ``chain`` (a :class:`~regcontact.systems.BallChain`, or any system whose velocities are
+    all kept) under ``model`` and the compliant runs at ``alphas`` (one jitted ``vmap``), each ended where every
+    contact has opened, within ``window · N · α^(−s)`` (``N`` the balls, or the contacts; a law with a peak restarts
+    where each contact turns)."""
     import jax
     import jax.numpy as jnp
 
     from regcontact.compliant import Controls, SolveSettings, solve
     from regcontact.contact import AbstractPeakNormalLaw
 
-    balls = chain.num_balls
+    if isinstance(chain, BallChain):
+        balls = chain.num_balls
+    else:
+        balls = int(np.shape(chain.initial_state()[1])[0])
+    size = chain.num_balls if isinstance(chain, BallChain) else chain.NUM_CONTACTS
     alphas = np.asarray(alphas, dtype=float)
     limit = np.asarray(compliant_limit(chain, model)[1])[:balls]
     peaks = ("peak",) if isinstance(model.normal, AbstractPeakNormalLaw) else ()
     settings = SolveSettings(events=("contact_open",), max_steps=max_steps, restart_at=peaks)
     # the impact lasts O(α^(−s)) in units of the laws' own time scale at α = 1, about a wave's passage per ball
-    t_max = window * alphas ** -limit_law(model).scale_exponent * balls
+    t_max = window * alphas ** -limit_law(model).scale_exponent * size
 
     def one(alpha, t_end):
         run = solve(chain, model, alpha, Controls(rtol, atol, t_end), settings)
@@ -139,9 +171,9 @@ _TABLE_COLUMNS = [
 
 @final
 class MultipleImpactsStudy(AbstractStudyKind):
-    """``kind = "multiple_impacts"``: chains of touching balls under three laws; per (case, law) the distance of the
-    compliant velocities after the impact to the limit law's at the largest α, its order over the last three α,
-    and the limit's balances (the momentum it changes, the kinetic energy after over before)."""
+    """``kind = "multiple_impacts"``: chains of touching balls and a rocking block under three laws; per (case, law)
+    the distance of the compliant velocities after the impact to the limit law's at the largest α, its order over
+    the last three α, and the limit's balances (the momentum it changes, the kinetic energy after over before)."""
 
     NAME = _KIND
     TABLE_COLUMNS = _TABLE_COLUMNS
@@ -151,7 +183,9 @@ class MultipleImpactsStudy(AbstractStudyKind):
         return {
             "study": cfg.study_fields(_KIND),
             "chains": {
-                "cases": cfg.Field(cfg.list_of(cfg.choice(*CASES), 1, "case names"), list(CASES), "the chains"),
+                "cases": cfg.Field(
+                    cfg.list_of(cfg.choice(*CASES), 1, "case names"), list(CASES), "the chains and the block"
+                ),
                 "laws": cfg.Field(cfg.list_of(cfg.choice(*LAWS), 1, "law names"), list(LAWS), "the contact laws"),
                 "balls": cfg.Field(cfg.positive_int, 5, "balls in each chain"),
             },
@@ -190,11 +224,11 @@ class MultipleImpactsStudy(AbstractStudyKind):
     def run(self, config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
         chains_config, compliant = config["chains"], config["compliant"]
         alphas = np.asarray(sorted(compliant["alpha"]), dtype=float)
-        built = chains(chains_config["balls"])
+        built = cases(chains_config["balls"])
         rows, details, failures, timings = [], [], [], {"compliant_s": 0.0}
         for case in chains_config["cases"]:
             chain = built[case]
-            masses, before = np.asarray(chain.masses), np.asarray(chain.v0)
+            before = np.asarray(chain.v0 if isinstance(chain, BallChain) else chain.initial_state()[1])
             for law in chains_config["laws"]:
                 progress(f"{case}, {law}: the limit and {len(alphas)} compliant runs")
                 start = time.perf_counter()
@@ -213,15 +247,16 @@ class MultipleImpactsStudy(AbstractStudyKind):
                     unfinished = alphas[~result.finished].tolist()
                     failures.append(f"{case}, {law}: a run did not end with every contact open (α = {unfinished})")
                 last = result.errors[-1]
+                momentum_change, energy_ratio = _balances(chain, before, result.limit)
                 rows.append(
                     {
                         "chain": case,
                         "law": law,
-                        "balls": chain.num_balls,
+                        "balls": chain.num_balls if isinstance(chain, BallChain) else None,
                         "distance_to_limit": None if not np.isfinite(last) else float(last),
                         "order_to_limit": None if not np.isfinite(result.order()) else result.order(),
-                        "momentum_change": float(masses @ result.limit - masses @ before),
-                        "energy_ratio": float((masses @ result.limit**2) / (masses @ before**2)),
+                        "momentum_change": momentum_change,
+                        "energy_ratio": energy_ratio,
                         "finished_runs": int(result.finished.sum()),
                     }
                 )
@@ -240,3 +275,14 @@ class MultipleImpactsStudy(AbstractStudyKind):
                 for r in rows
             ],
         )
+
+
+def _balances(system: AbstractSystem, before: np.ndarray, after: np.ndarray) -> tuple[float, float]:
+    """The momentum the limit impact changes (along the chain; a block's along the floor normal: the floor's
+    impulse) and the kinetic energy after over before."""
+    if isinstance(system, BallChain):
+        masses = np.asarray(system.masses)
+        return float(masses @ after - masses @ before), float((masses @ after**2) / (masses @ before**2))
+    q0 = system.initial_state()[0]
+    M = np.asarray(system.mass_matrix(q0))
+    return float(M[1] @ (after - before)), float((after @ M @ after) / (before @ M @ before))
