@@ -12,6 +12,8 @@ from regcontact.compliant.dynamics import CompliantState
 from regcontact.contact import BilinearSpring, ContactModel, ViscousCoulomb
 from regcontact.systems import ReducedSingleContact
 
+pytestmark = pytest.mark.slow
+
 PEAKS = SolveSettings(events=(), restart_at=("peak",), max_steps=20_000)
 MODEL = ContactModel(BilinearSpring(1.0, 0.5), ViscousCoulomb(1.0), friction_exponents=ViscousCoulomb(1.5))
 
