@@ -8,9 +8,8 @@ import jax
 import jax.numpy as jnp
 from jaxtyping import Array, Float, Int
 
-from regcontact.compliant._solve import Controls, SolveSettings, _held_trajectory
+from regcontact.compliant._solve import Controls, SolveSettings, _held, _held_trajectory
 from regcontact.compliant.dynamics import CompliantState, CompliantSystem, contact_forces
-from regcontact.compliant.switches import RESTART_SURFACES
 from regcontact.contact import ContactModel
 from regcontact.systems.system import AbstractSystem
 
@@ -80,15 +79,9 @@ def force_history(
     states, above, memory, status = _held_trajectory(system, contact, alpha, controls, settings, ts, state0)
     normal, friction = contact.at_stiffness(alpha)
     args = CompliantSystem(system=system, normal=normal, friction=friction)
-    surfaces = [RESTART_SURFACES[name] for name in settings.restart_at]
-
-    def forces_at(q, v, above, memory):
-        held = args
-        for i, surface in enumerate(surfaces):
-            held = surface.hold(held, above[i], memory[i])
-        return contact_forces(held, q, v)
-
-    forces = jax.vmap(forces_at)(states.q, states.v, above, memory)
+    forces = jax.vmap(lambda q, v, a, m: contact_forces(_held(args, settings, a, m), q, v))(
+        states.q, states.v, above, memory
+    )
     saved = jnp.all(jnp.isfinite(states.q), axis=-1)[:, None, None]
     return ForceHistory(
         ts=jnp.asarray(ts, dtype=float), forces=jnp.where(saved, forces, jnp.nan), states=states, status=status

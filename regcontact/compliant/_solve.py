@@ -387,9 +387,7 @@ def solve(
     pieces = _pieces(args, state0, controls, settings, inputs != 0)
     t_end, state_end, above_end, memory_end, steps, restarts, termination, result = pieces.end
     surfaces = [RESTART_SURFACES[name] for name in settings.restart_at]
-    held = args
-    for i, surface in enumerate(surfaces):
-        held = surface.hold(held, above_end[i], memory_end[i])
+    held = _held(args, settings, above_end, memory_end)
     missed_switch = (termination == 0) & jnp.any(_past_exits(surfaces, above_end, memory_end, state_end, args))
     lift_off_index = settings.events.index("contact_open") + 1 if "contact_open" in settings.events else -1
     consistency = check_run(held, state0, state_end, termination == lift_off_index, missed_switch, controls.rtol)
@@ -405,6 +403,16 @@ def solve(
         num_rejected_steps=steps[2],
         num_restarts=restarts,
     )
+
+
+def _held(
+    args: CompliantSystem, settings: SolveSettings, above: Bool[Array, "surfaces k"], memory: Float[Array, "surfaces k"]
+) -> CompliantSystem:
+    """``args`` with the laws held as each restart surface of ``settings`` holds them on the sides ``above`` with
+    ``memory`` (a peak law's branch and peaks): the field of the piece those belong to."""
+    for i, name in enumerate(settings.restart_at):
+        args = RESTART_SURFACES[name].hold(args, above[i], memory[i])
+    return args
 
 
 class _Pieces(eqx.Module):
