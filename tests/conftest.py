@@ -6,24 +6,42 @@
   ``jnp.broadcast_to``).
 * two host devices, so that every sweep on CPU runs sharded, the way ``regcontact run`` runs it
   (``tests/compliant/test_sharding.py`` compares with one device);
-* no persistent compilation cache: a test that calls the command line in-process must not fill the user's cache
-  folder (``tests/compliant/test_compilation_cache.py`` switches it on in a temporary folder);
+* one persistent compilation cache, ``.cache/jax`` in the repository (created by the first run; another folder
+  with ``REGCONTACT_TEST_COMPILATION_CACHE``): a program compiled once is loaded, not compiled again, by a later
+  module (after compiled code was freed), by the other ``pytest-xdist`` worker, by the command-line processes the
+  tests start (they inherit the folder through ``REGCONTACT_COMPILATION_CACHE``) and by the documentation build's
+  gallery (``.mkdocs/figures.py``); never the user's cache folder. JAX's keys hash the program, its shapes and the
+  versions, and a kept sweep's key the package's source, so nothing stale is loaded; ``rm -r .cache`` for a cold
+  run. ``tests/compliant/test_compilation_cache.py`` switches the cache to temporary folders of its own;
 * compiled code is freed after a test module that leaves the process above 4 GiB: JAX's caches and the package's
   compiled sweeps otherwise keep every executable of the session, and the suite's process grows past the memory
-  of a 24 GiB machine.
+  of a 24 GiB machine;
+* under ``pytest-xdist`` (``-n 2 --dist loadfile``, the README's test command), the test files are handed out
+  longest first, by ``tests/file_durations.json`` (``.ci/file_durations.py`` writes it from a run's JUnit XML):
+  a long file left for the end would keep one worker busy while the other idles.
 """
 
+import collections
+import json
 import os
+from pathlib import Path
 
 import jax
 import pytest
 
+from regcontact.compliant.compilation_cache import CACHE_ENVIRONMENT_VARIABLE, use_compilation_cache
 from regcontact.compliant.devices import use_host_cores
 
 jax.config.update("jax_enable_x64", True)
 jax.config.update("jax_numpy_rank_promotion", "raise")
-os.environ.setdefault("REGCONTACT_COMPILATION_CACHE", "off")
 use_host_cores(2)
+
+#: The run's compilation cache: ``.cache/jax`` in the repository, or ``REGCONTACT_TEST_COMPILATION_CACHE``.
+SUITE_CACHE = os.environ.get("REGCONTACT_TEST_COMPILATION_CACHE") or os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), ".cache", "jax"
+)
+os.environ[CACHE_ENVIRONMENT_VARIABLE] = SUITE_CACHE
+use_compilation_cache(SUITE_CACHE)
 
 
 #: Resident memory above which compiled code is freed at the end of a test module.
@@ -49,3 +67,33 @@ def _free_compiled_code():
 
         _sweep._COMPILED.clear()
         jax.clear_caches()
+
+
+#: Each test file's seconds in a measured run; a file not in it counts a fifth of a second a test.
+FILE_DURATIONS = Path(__file__).with_name("file_durations.json")
+
+
+def pytest_configure(config):
+    """``REGCONTACT_TEST_PROFILE=<file.jsonl>``: one line a test with its trace, lowering and compile seconds.
+    With ``--dist loadfile`` the scheduler keeps the collection's order (:func:`pytest_collection_modifyitems`)
+    instead of handing out the files with the most tests first."""
+    if getattr(config.option, "dist", "no") == "loadfile":
+        config.option.loadscopereorder = False
+    path = os.environ.get("REGCONTACT_TEST_PROFILE")
+    if path:
+        from tests._compile_profile import CompileProfile
+
+        config.pluginmanager.register(CompileProfile(path), "regcontact-compile-profile")
+
+
+def pytest_collection_modifyitems(config, items):
+    """In a ``pytest-xdist`` worker: the files longest first (a stable sort, so each file's tests keep their
+    order). Every worker sorts the same collection the same way, as the scheduler requires."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    seconds = json.loads(FILE_DURATIONS.read_text()) if FILE_DURATIONS.exists() else {}
+    files = [item.nodeid.split("::")[0] for item in items]
+    counts = collections.Counter(files)
+    cost = {file: seconds.get(file, 0.2 * count) for file, count in counts.items()}
+    order = sorted(range(len(items)), key=lambda i: -cost[files[i]])
+    items[:] = [items[i] for i in order]
