@@ -35,16 +35,18 @@ def test_a_solve_with_the_gpu_products_keeps_the_batch_promise(system, monkeypat
     """The same runs through either form of the products: integrals within what a batch promises across
     compilations on a GPU (:func:`batch_agreement`), and in fact to round-off; the same number of steps."""
     contact, settings = ContactModel(), SolveSettings(events=("contact_open",))
+    alphas = [jnp.asarray(alpha) for alpha in (1e3, 1e6, 1e9)]
+    controls = [Controls(t_max=contact_time(system, alpha)) for alpha in alphas]
 
-    def run(alpha):
-        controls = Controls(t_max=contact_time(system, alpha))
-        return jax.jit(lambda a: solve(system, contact, a, controls, settings))(jnp.asarray(alpha))
+    def runs():
+        """One compilation for every α (α and the end time are arguments)."""
+        compiled = jax.jit(lambda a, c: solve(system, contact, a, c, settings))
+        return [compiled(alpha, control) for alpha, control in zip(alphas, controls)]
 
-    alphas = [1e3, 1e6, 1e9]
-    products = [run(alpha) for alpha in alphas]
+    products = runs()
     monkeypatch.setattr(jax.lax, "platform_dependent", _default_branch)
     jax.clear_caches()  # diffrax's own jitted solve would otherwise reuse the first trace
-    fused = [run(alpha) for alpha in alphas]
+    fused = runs()
     jax.clear_caches()
     rtol, atol = batch_agreement("RadauIIA5", 1e-10, 1e-12, backend="gpu")
     for a, b in zip(products, fused):

@@ -27,10 +27,15 @@ def _model(restitution):
     return ContactModel(BilinearSpring(1.0, restitution), ViscousCoulomb(1.0), friction_exponents=ViscousCoulomb(1.5))
 
 
+@eqx.filter_jit
+def _run_at(system, model, alpha, windows, settings):
+    return solve(system, model, alpha, Controls(t_max=windows / jnp.sqrt(alpha)), settings)
+
+
 def _runs(system, model, alphas, settings=PEAKS, windows=20.0):
-    """One compiled solve over ``alphas``, each run ``windows / √α`` long."""
-    run_at = eqx.filter_jit(lambda a: solve(system, model, a, Controls(t_max=windows / jnp.sqrt(a)), settings))
-    return [run_at(jnp.asarray(alpha)) for alpha in alphas]
+    """Solves over ``alphas``, each run ``windows / √α`` long: one compilation per settings for every system and
+    model of the module (they are arguments, not constants of the program)."""
+    return [_run_at(system, model, jnp.asarray(alpha), jnp.asarray(windows), settings) for alpha in alphas]
 
 
 @pytest.mark.slow
