@@ -4,6 +4,10 @@ The pages link them as ``../figures/NAME.png`` (and their data as ``../figures/N
 the markdown is read in the repository; on the site they live at ``figures/NAME.png``, so the links are rewritten to
 that, relative to each page. The gallery (``figures.md``) shows each picture as a thumbnail, drawn at build time
 into ``figures/thumbs/`` (480 px wide), that links to the full PNG: the page would otherwise load every figure.
+
+The gallery's examples run in the build's process with the test suite's compilation cache (``.cache/jax``, or
+``REGCONTACT_TEST_COMPILATION_CACHE``): after a test run (``tests/test_examples.py`` runs each example) they load
+their compiled solves instead of compiling them again.
 """
 
 from __future__ import annotations
@@ -26,6 +30,14 @@ def _thumbnail(path: Path, out: Path) -> None:
     with Image.open(path) as image:
         image.thumbnail((THUMB_WIDTH, THUMB_WIDTH * 4))
         image.save(out, optimize=True)
+
+
+def on_startup(command, dirty) -> None:
+    import os
+
+    from regcontact.compliant.compilation_cache import use_compilation_cache
+
+    use_compilation_cache(os.environ.get("REGCONTACT_TEST_COMPILATION_CACHE") or ROOT / ".cache" / "jax")
 
 
 def on_files(files: Files, config) -> Files:
