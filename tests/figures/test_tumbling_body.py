@@ -7,6 +7,8 @@ from regcontact.figures._tumbling_body import cycle_multiplier, tumbling_body
 from regcontact.rigid import DarbouxKellerImpact, event_driven
 from regcontact.stability import tumbling_cycle
 
+pytestmark = pytest.mark.slow
+
 
 def test_the_slip_on_leg_1_lets_leg_2_fall_back_only_above_mu1_0_1():
     """S+F at rest: leg 2's normal acceleration changes sign at μ₁ = x₁/h = 0.1 (S+F consistent at rest below:

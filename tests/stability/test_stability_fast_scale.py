@@ -31,6 +31,7 @@ def test_contact_law_eqs_30_31():
     np.testing.assert_allclose(normal_force(y, v, -1.0, -1.0), [1.0, 0.0, 0.5, 0.1, 0.0])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("k", "q"), CONTACT_LAWS)
 @pytest.mark.parametrize(
     ("b", "B", "mu", "slip_sign"),

@@ -132,6 +132,7 @@ def classes():
     return recompute_table4()
 
 
+@pytest.mark.slow
 def test_every_sample_of_a_class_gives_the_same_cell(classes):
     assert len(classes) == 24
     for result in classes:

@@ -16,6 +16,7 @@ def _args(*options):
     return cli._parser().parse_args(["run", "studies/table1.toml", *options])
 
 
+@pytest.mark.slow
 def test_importing_the_package_does_not_start_jax():
     """Else the host device count could no longer be set after ``import regcontact``."""
     code = (

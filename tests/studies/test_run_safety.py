@@ -462,6 +462,7 @@ def test_run_study_refuses_a_study_above_its_limits():
         regcontact.run_study(STUDIES / "table1.toml", max_cases=5)
 
 
+@pytest.mark.slow
 def test_a_fifo_as_config_is_refused_without_reading_it(tmp_path):
     fifo = tmp_path / "study.toml"
     os.mkfifo(fifo)
