@@ -18,12 +18,17 @@
   of a 24 GiB machine;
 * under ``pytest-xdist`` (``-n 2 --dist loadfile``, the README's test command), the test files are handed out
   longest first, by ``tests/file_durations.json`` (``.ci/file_durations.py`` writes it from a run's JUnit XML):
-  a long file left for the end would keep one worker busy while the other idles.
+  a long file left for the end would keep one worker busy while the other idles;
+* Ctrl-C is not ignored: a suite started in the background of a non-interactive shell (``pytest … &``) inherits
+  SIGINT ignored, and so would every ``regcontact run`` the tests start and interrupt (an ignored signal stays
+  ignored across ``exec``); the tests of the command's answer to Ctrl-C need the default.
 """
 
 import collections
 import json
 import os
+import signal
+import threading
 from pathlib import Path
 
 import jax
@@ -35,6 +40,8 @@ from regcontact.compliant.devices import use_host_cores
 jax.config.update("jax_enable_x64", True)
 jax.config.update("jax_numpy_rank_promotion", "raise")
 use_host_cores(2)
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN and threading.current_thread() is threading.main_thread():
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 #: The run's compilation cache: ``.cache/jax`` in the repository, or ``REGCONTACT_TEST_COMPILATION_CACHE``.
 SUITE_CACHE = os.environ.get("REGCONTACT_TEST_COMPILATION_CACHE") or os.path.join(
