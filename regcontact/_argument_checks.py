@@ -17,7 +17,9 @@ __all__ = [
     "FINITE",
     "MAX_STEPS",
     "NONNEGATIVE",
+    "MIN_RTOL",
     "POSITIVE",
+    "RELATIVE_TOLERANCE",
     "RULES",
     "UNIT_INTERVAL",
     "ArgumentError",
@@ -62,6 +64,17 @@ def in_open_interval(low: float, high: float, label: str | None = None) -> Rule:
 
 
 UNIT_INTERVAL = in_open_interval(0.0, 1.0)
+
+#: The smallest relative tolerance of a solve: 100 float64 epsilons, 2.2e-14, the floor SciPy's and MATLAB's
+#: integrators clamp to. Below it a step's error estimate is round-off, the step-size controller cannot meet the
+#: tolerance, and its steps stop meaning anything (at rtol 1e-100 a run ended with its integrals 72 % off).
+MIN_RTOL = 100 * float(np.finfo(np.float64).eps)
+
+#: The rule of a solve's ``rtol``: ``MIN_RTOL ≤ rtol < 1``.
+RELATIVE_TOLERANCE = Rule(
+    f"a number in [{MIN_RTOL:.2g}, 1) (100 float64 epsilons or more: a smaller rtol cannot be met in float64)",
+    lambda x: (x >= MIN_RTOL) & (x < 1.0),
+)
 
 #: The rules by the names the contact laws use in their ``PARAMETERS``.
 RULES: dict[str, Rule] = {"finite": FINITE, "positive": POSITIVE, "nonnegative": NONNEGATIVE}

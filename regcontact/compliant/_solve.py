@@ -22,7 +22,7 @@ from regcontact._argument_checks import (
     FINITE,
     MAX_STEPS,
     POSITIVE,
-    UNIT_INTERVAL,
+    RELATIVE_TOLERANCE,
     ArgumentError,
     Rule,
     check_argument,
@@ -160,12 +160,13 @@ class Controls(eqx.Module):
     a tolerance out of range as ``check_name == "invalid_tolerance"`` (:mod:`regcontact.compliant.run_checks`).
 
     Args:
-        rtol: relative tolerance, in (0, 1).
+        rtol: relative tolerance, in [2.2e-14, 1) (:data:`~regcontact._argument_checks.MIN_RTOL`, 100 float64
+            epsilons: a smaller one cannot be met).
         atol: absolute tolerance, positive.
         t_max: end time of the run, positive (required).
 
     Raises:
-        ValueError: a value out of range, naming it: ``rtol = 2.0: expected a number in (0, 1)``.
+        ValueError: a value out of range, naming it: ``rtol = 2.0: expected a number in [2.2e-14, 1) …``.
 
     Examples:
         >>> import regcontact as rc
@@ -175,7 +176,7 @@ class Controls(eqx.Module):
     """
 
     #: The rule of each argument (the config's ``solver.rtol``, ``solver.atol``, ``termination.time_limit``).
-    ARGUMENT_RULES: ClassVar[dict[str, Rule]] = {"rtol": UNIT_INTERVAL, "atol": POSITIVE, "t_max": POSITIVE}
+    ARGUMENT_RULES: ClassVar[dict[str, Rule]] = {"rtol": RELATIVE_TOLERANCE, "atol": POSITIVE, "t_max": POSITIVE}
 
     rtol: Float[Array, ""]
     atol: Float[Array, ""]

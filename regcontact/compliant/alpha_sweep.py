@@ -69,7 +69,7 @@ def alpha_sweep(
         contact_times: end each run after this many contact times ``π √(m_n / k_n(α))`` of its own α (the
             Table 1 window); needs a normal law with a linear stiffness.
         t_max: or end every run at this fixed time. Give exactly one of ``contact_times`` and ``t_max``.
-        rtol: relative tolerance, in (0, 1).
+        rtol: relative tolerance, in [2.2e-14, 1).
         atol: absolute tolerance, positive.
         settings: solver, events and step budget (default: :class:`~regcontact.compliant.SolveSettings`
             with its defaults).

@@ -42,7 +42,8 @@ one is not integrated (it ends at once, at ``t = 0``) and fails with the first o
 ``negative_friction``
     A friction coefficient ``μ < 0``: friction would drive the slip instead of opposing it.
 ``invalid_tolerance``
-    ``rtol`` outside ``(0, 1)`` or ``atol ≤ 0``.
+    ``rtol`` outside ``[2.2e-14, 1)`` (below 100 float64 epsilons no step-size controller can meet it) or
+    ``atol ≤ 0``.
 ``invalid_parameter``
     A parameter breaks its rule (the system's ``ARGUMENT_RULES``, a law's ``PARAMETERS``), or ``α ≤ 0``, or
     ``t_max ≤ 0`` (a subnormal value counts as zero: XLA flushes it).
@@ -60,7 +61,7 @@ import jax.numpy as jnp
 import jax.tree_util as jtu
 from jaxtyping import Array, ArrayLike, Bool, Float, Int
 
-from regcontact._argument_checks import POSITIVE, RULES, UNIT_INTERVAL, holds
+from regcontact._argument_checks import POSITIVE, RELATIVE_TOLERANCE, RULES, holds
 from regcontact.compliant.dynamics import CompliantState, CompliantSystem
 from regcontact.compliant.resolution import gap_resolution, normal_speed_resolution
 from regcontact.contact import ContactModel
@@ -172,7 +173,7 @@ def check_inputs(
         [
             ~jnp.all(finite),
             jnp.any(jnp.asarray(system.friction_coefficients) < 0.0),
-            ~(holds(rtol, UNIT_INTERVAL) & holds(atol, POSITIVE)),
+            ~(holds(rtol, RELATIVE_TOLERANCE) & holds(atol, POSITIVE)),
             ~jnp.all(parameters),
         ]
     )

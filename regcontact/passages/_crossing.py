@@ -19,7 +19,7 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, ArrayLike, Bool, Float
 
-from regcontact._argument_checks import POSITIVE, UNIT_INTERVAL, check_argument
+from regcontact._argument_checks import POSITIVE, RELATIVE_TOLERANCE, check_argument
 from regcontact.compliant import CompliantSystem, contact_forces, sampled_run
 from regcontact.compliant.initial_penetration import slipping_initial_state
 from regcontact.compliant.outcome import IMPULSIVE_FACTOR
@@ -83,7 +83,7 @@ def pass_crossing(
         ("t_cross", t_cross, POSITIVE),
         ("window", window, POSITIVE),
         ("samples", samples, at_least(4)),
-        ("rtol", rtol, UNIT_INTERVAL),
+        ("rtol", rtol, RELATIVE_TOLERANCE),
         ("atol", atol, POSITIVE),
         ("max_steps", max_steps, at_least(1)),
     ):

@@ -31,7 +31,7 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, ArrayLike, Bool, Float
 
-from regcontact._argument_checks import NONNEGATIVE, POSITIVE, UNIT_INTERVAL, check_argument
+from regcontact._argument_checks import NONNEGATIVE, POSITIVE, RELATIVE_TOLERANCE, check_argument
 from regcontact.compliant import Controls, SolveSettings, solve, trajectory
 from regcontact.compliant.dynamics import CompliantSystem, contact_forces
 from regcontact.compliant.initial_penetration import slipping_initial_state
@@ -99,7 +99,7 @@ def pass_jam(
         ("alphas", alphas, POSITIVE),
         ("t_jam", t_jam, NONNEGATIVE),
         ("window", window, POSITIVE),
-        ("rtol", rtol, UNIT_INTERVAL),
+        ("rtol", rtol, RELATIVE_TOLERANCE),
         ("atol", atol, POSITIVE),
         ("samples", samples, at_least(1)),
         ("max_steps", max_steps, at_least(1)),

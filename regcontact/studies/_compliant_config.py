@@ -76,7 +76,7 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
         },
         "solver": {
             "name": cfg.Field(cfg.choice(*IMPLICIT_SOLVERS), "RadauIIA5", "an implicit diffrax solver"),
-            "rtol": cfg.Field(cfg.ruled(Controls.ARGUMENT_RULES["rtol"]), 1e-10, "relative tolerance"),
+            "rtol": cfg.Field(cfg.relative_tolerance, 1e-10, "relative tolerance"),
             "atol": cfg.Field(cfg.ruled(Controls.ARGUMENT_RULES["atol"]), 1e-12, "absolute tolerance"),
             "max_steps": cfg.Field(cfg.step_budget, 100_000, "step budget per run"),
             "restart_at": cfg.Field(

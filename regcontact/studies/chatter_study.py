@@ -158,7 +158,7 @@ class ChatterStudy(AbstractStudyKind):
                 "friction_damping_exponent": cfg.Field(
                     cfg.finite, 1.0, "e in γ_t = c_t α^e: above 1/2 Coulomb's law during an impact, 1/2 viscous"
                 ),
-                "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-10, "relative tolerance"),
+                "rtol": cfg.Field(cfg.relative_tolerance, 1e-10, "relative tolerance"),
                 "atol": cfg.Field(cfg.positive, 1e-12, "absolute tolerance"),
                 "max_steps": cfg.Field(cfg.step_budget, 200_000, "step budget per run"),
             },

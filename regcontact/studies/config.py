@@ -38,6 +38,7 @@ __all__ = [
     "positive",
     "positive_int",
     "read_toml",
+    "relative_tolerance",
     "ruled",
     "ruled_array",
     "step_budget",
@@ -150,6 +151,8 @@ def _number(value: Any, expected: str) -> float:
 finite = ruled(rules.FINITE)
 positive = ruled(rules.POSITIVE)
 nonnegative = ruled(rules.NONNEGATIVE)
+#: A solver's ``rtol``: in ``[2.2e-14, 1)``, 100 float64 epsilons or more (a smaller one cannot be met).
+relative_tolerance = ruled(rules.RELATIVE_TOLERANCE)
 
 
 def in_open_interval(low: float, high: float, label: str | None = None) -> Parser:

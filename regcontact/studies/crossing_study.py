@@ -116,7 +116,7 @@ class SpatialCrossingStudy(AbstractStudyKind):
                 ),
                 "window": cfg.Field(cfg.positive, 0.3, "each run ends at t* + window"),
                 "samples": cfg.Field(cfg.positive_int, 300, "sample times around the crossing"),
-                "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-8, "relative tolerance"),
+                "rtol": cfg.Field(cfg.relative_tolerance, 1e-8, "relative tolerance"),
                 "atol": cfg.Field(cfg.positive, 1e-12, "absolute tolerance"),
             },
         }

@@ -200,7 +200,7 @@ class DynamicJamStudy(AbstractStudyKind):
                 ),
                 "window": cfg.Field(cfg.positive, 0.3, "each run ends where the contact opens or at t_jam + window"),
                 "samples": cfg.Field(cfg.positive_int, 400, "sample times around the jam (for the impulse time)"),
-                "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-8, "relative tolerance"),
+                "rtol": cfg.Field(cfg.relative_tolerance, 1e-8, "relative tolerance"),
                 "atol": cfg.Field(cfg.positive, 1e-10, "absolute tolerance"),
                 "max_steps": cfg.Field(cfg.step_budget, 200_000, "step budget per run"),
             },

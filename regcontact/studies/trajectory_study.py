@@ -530,7 +530,7 @@ class RigidTrajectoriesStudy(AbstractStudyKind):
             "compliant": {
                 "alpha": cfg.Field(cfg.values_of(cfg.positive, "α > 0"), cfg.REQUIRED, "stiffness multipliers α"),
                 "solver": cfg.Field(cfg.choice(*IMPLICIT_SOLVERS), "RadauIIA5", "an implicit diffrax solver"),
-                "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-8, "relative tolerance"),
+                "rtol": cfg.Field(cfg.relative_tolerance, 1e-8, "relative tolerance"),
                 "atol": cfg.Field(cfg.positive, 1e-10, "absolute tolerance"),
                 "max_steps": cfg.Field(cfg.step_budget, 200_000, "step budget per run"),
                 "friction_damping": cfg.Field(cfg.positive, 1.0, "tangential damping γ_t at α = 1 (γ_n = 1)"),
@@ -562,7 +562,7 @@ class RigidTrajectoriesStudy(AbstractStudyKind):
                     "lcp",
                     "impact LCP, Darboux–Keller (Coulomb during the impact) or the compliant model's limit law",
                 ),
-                "rtol": cfg.Field(cfg.in_open_interval(0.0, 1.0), 1e-10, "relative tolerance of the segments"),
+                "rtol": cfg.Field(cfg.relative_tolerance, 1e-10, "relative tolerance of the segments"),
                 "atol": cfg.Field(cfg.positive, 1e-12, "absolute tolerance of the segments"),
             },
         }

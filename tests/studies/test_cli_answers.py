@@ -65,7 +65,10 @@ def test_check_counts_cases_chunks_and_devices(capsys, tmp_path, monkeypatch):
 
 def test_check_refuses_a_bad_config_like_run(capsys):
     assert main(["check", str(TABLE1), "--set", "solver.rtol=2"]) == 2
-    expected = "regcontact: config error: solver.rtol = 2: expected a number in (0, 1)"
+    expected = (
+        "regcontact: config error: solver.rtol = 2: expected a number in [2.2e-14, 1) "
+        "(100 float64 epsilons or more: a smaller rtol cannot be met in float64)"
+    )
     assert capsys.readouterr().err.splitlines() == [expected]
 
 

@@ -138,7 +138,7 @@ def test_the_initial_penetration_and_the_window_can_be_swept(tmp_path):
 @pytest.mark.parametrize(
     ("sweep", "key", "expected"),
     [
-        ("solver.rtol = [1e-8, 2.0]", "sweep.solver.rtol", "each a number in (0, 1)"),
+        ("solver.rtol = [1e-8, 2.0]", "sweep.solver.rtol", "each a number in [2.2e-14, 1)"),
         ("solver.rtol = {linspace = [1e-9, 1e-8]}", "sweep.solver.rtol", "{linspace = [a, b, n]}"),
         ("contact.normal.stiffness = [1.0, 'stiff']", "sweep.contact.normal.stiffness", "a positive number"),
         ("contact.normal.stiffness = 2.0", "sweep.contact.normal.stiffness", "a non-empty list of values"),
