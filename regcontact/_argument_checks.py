@@ -16,8 +16,8 @@ import numpy as np
 __all__ = [
     "FINITE",
     "MAX_STEPS",
-    "NONNEGATIVE",
     "MIN_RTOL",
+    "NONNEGATIVE",
     "POSITIVE",
     "RELATIVE_TOLERANCE",
     "RULES",

@@ -160,8 +160,7 @@ class Controls(eqx.Module):
     a tolerance out of range as ``check_name == "invalid_tolerance"`` (:mod:`regcontact.compliant.run_checks`).
 
     Args:
-        rtol: relative tolerance, in [2.2e-14, 1) (:data:`~regcontact._argument_checks.MIN_RTOL`, 100 float64
-            epsilons: a smaller one cannot be met).
+        rtol: relative tolerance, in [2.2e-14, 1) (100 float64 epsilons or more: a smaller one cannot be met).
         atol: absolute tolerance, positive.
         t_max: end time of the run, positive (required).
 
