@@ -40,7 +40,11 @@ _STUDY_FOLDER: contextvars.ContextVar[Path | None] = contextvars.ContextVar("stu
 _FILE_MODULES: dict[tuple[Path, str], Any] = {}
 
 #: What results record of each class loaded, by its absolute class path.
-_RECORDS: dict[str, dict[str, str]] = {}
+_RECORDS: dict[str, dict[str, Any]] = {}
+
+#: The user's source files first imported while a module named by a study ran, by that module's name: their
+#: paths and SHA-256 (a helper module next to a body file is code the study runs too).
+_IMPORTED: dict[str, dict[str, str]] = {}
 
 #: How a class path is written, for the error messages.
 FORM = "'package.module:Class' or 'file.py:Class' (a file relative to the study file)"
@@ -115,19 +119,43 @@ def _import_file(key: str, value: str, path: Path, expected: str) -> Any:
     if spec is None or spec.loader is None:
         raise cfg.ConfigError(key, value, f"{expected}; {path} cannot be imported as a Python module")
     module = importlib.util.module_from_spec(spec)
+    before = set(sys.modules)
     sys.modules[module_name] = module  # dataclasses and equinox look the class's module up while it is made
     try:
         spec.loader.exec_module(module)
     except Exception as error:
         del sys.modules[module_name]
         raise cfg.ConfigError(key, value, f"{expected}; importing {path} failed ({one_line(error)})") from None
+    _IMPORTED[module_name] = _user_sources(set(sys.modules) - before - {module_name})
     _FILE_MODULES[(path, digest)] = module
     return module
 
 
+def _user_sources(names: set[str]) -> dict[str, str]:
+    """The source files of the modules ``names`` that are the user's (not in the Python installation or its
+    environments, not regcontact's own), by path, with their SHA-256."""
+    installed = {Path(prefix).resolve() for prefix in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    own = Path(__file__).resolve().parents[1]
+    found: dict[str, str] = {}
+    for name in names:
+        file = getattr(sys.modules.get(name), "__file__", None)
+        if not isinstance(file, str) or not file.endswith(".py"):
+            continue
+        path = Path(file).resolve()
+        if path.is_relative_to(own) or any(path.is_relative_to(prefix) for prefix in installed):
+            continue
+        with contextlib.suppress(OSError):
+            found[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return dict(sorted(found.items()))
+
+
 def _import_module(key: str, value: str, where: str, expected: str) -> Any:
+    before = set(sys.modules)
     try:
-        return importlib.import_module(where)
+        module = importlib.import_module(where)
+        if where not in _IMPORTED:
+            _IMPORTED[where] = _user_sources(set(sys.modules) - before - {where})
+        return module
     except ModuleNotFoundError as error:
         if error.name is not None and (where == error.name or where.startswith(error.name + ".")):
             raise cfg.ConfigError(key, value, f"{expected}; no module named {error.name!r}") from None
@@ -168,7 +196,10 @@ def load_class(key: str, value: str, base: type | tuple[type, ...], expected: st
         missing = ", ".join(sorted(getattr(found, "__abstractmethods__", ())))
         raise cfg.ConfigError(key, value, f"{expected}; {name} is abstract (it does not define {missing})")
     source, digest = _source(found)
-    _RECORDS[canonical] = {"class": canonical, "module": found.__module__, "file": source, "sha256": digest}
+    record: dict[str, Any] = {"class": canonical, "module": found.__module__, "file": source, "sha256": digest}
+    if _IMPORTED.get(module.__name__):
+        record["imports"] = _IMPORTED[module.__name__]
+    _RECORDS[canonical] = record
     return found
 
 
@@ -179,10 +210,11 @@ def described(thing: Any) -> str:
     return f"a {type(thing).__name__}, not a class"
 
 
-def class_records(config: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+def class_records(config: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """Each class a validated config names by path, by its dotted key: the class path, its module, its source
-    file and that file's SHA-256 (empty where the source cannot be read)."""
-    found: dict[str, dict[str, str]] = {}
+    file and that file's SHA-256 (empty where the source cannot be read), and under ``imports`` the user's own
+    modules that importing it imported first, with theirs."""
+    found: dict[str, dict[str, Any]] = {}
 
     def walk(node: Mapping[str, Any], prefix: str) -> None:
         for key, value in node.items():

@@ -54,7 +54,7 @@ def test_ctrl_c_keeps_the_finished_chunks_and_resume_equals_an_uninterrupted_run
         f"regcontact: interrupted; kept 2 of {CHUNKS} chunks (4 of 12 cases) in {out}/chunks: "
         "the same command with --resume continues"
     )
-    assert _chunk_files(tmp_path / "out") == ["chunk-000000000.pkl", "chunk-000000002.pkl", "study.json"]
+    assert _chunk_files(tmp_path / "out") == ["chunk-000000000.npz", "chunk-000000002.npz", "study.json"]
     assert not (tmp_path / "out" / "results.csv").exists()
 
     monkeypatch.undo()

@@ -178,14 +178,14 @@ def test_a_chunk_of_another_study_is_refused_in_one_line_or_discarded_with_resta
     assert main(["run", str(first), "--out", str(tmp_path / "out")]) == 130
     assert main(["run", str(second), "--out", str(tmp_path / "other")]) == 130
     monkeypatch.undo()
-    shutil.copy(tmp_path / "other" / "chunks" / "chunk-000000002.pkl", tmp_path / "out" / "chunks")
+    shutil.copy(tmp_path / "other" / "chunks" / "chunk-000000002.npz", tmp_path / "out" / "chunks")
     capsys.readouterr()
 
     out = str(tmp_path / "out")
     assert main(["run", str(first), "--out", out, "--resume"]) == 2
     assert _one_error_line(capsys) == (
         f"regcontact: config error: --out = {out!r}: expected a folder without chunks of another study (1 of the 2 "
-        "files in chunks/ are of another config, version or format, e.g. chunk-000000002.pkl; --restart discards "
+        "files in chunks/ are of another config, version or format, e.g. chunk-000000002.npz; --restart discards "
         "them)"
     )
     assert main(["run", str(first), "--out", out, "--restart"]) == 0
@@ -198,7 +198,7 @@ def test_a_chunk_file_of_an_older_format_is_another_studys(tmp_path, monkeypatch
     _stop_after(monkeypatch, 1)
     assert main(["run", str(config), "--out", str(out)]) == 130
     monkeypatch.undo()
-    chunk = out / "chunks" / "chunk-000000000.pkl"
+    chunk = out / "chunks" / "chunk-000000000.npz"
     chunk.write_bytes(chunk.read_bytes().split(b"\n", 1)[1])  # the pickle alone, as chunks were kept before
     capsys.readouterr()
     assert main(["run", str(config), "--out", str(out), "--resume"]) == 2
