@@ -236,7 +236,8 @@ def write_results(
     result: StudyResult, config: dict[str, Any], out_dir: Path, command: list[str] | None = None
 ) -> tuple[Path, ...]:
     """Write ``results.csv``, ``results.json`` and, for a grid, ``results.nc`` into ``out_dir``: all or none.
-    Returns the paths written.
+    Returns the paths written. A result file of a former study that this one does not rewrite (a grid sweep's
+    ``results.nc`` after a study without a grid) is removed: the folder holds one study's results.
 
     An error or Ctrl-C while writing leaves the old files, if any, and no partial ones; Ctrl-C during the
     renames is delivered once they are all done. The temporary files are created afresh (``O_EXCL``, never
@@ -255,10 +256,13 @@ def write_results(
         dataset = grid_dataset(result.rows, result.grid, {**attributes, "see": json_name})
         targets[out_dir / grid_name] = bytes(dataset.to_netcdf(engine="scipy"))
     temporary = {path: _partial(path) for path in targets}
+    former = [out_dir / name for name in RESULT_FILES if out_dir / name not in targets]
     try:
         for path, content in targets.items():
             write_own_file(temporary[path], content if isinstance(content, bytes) else content.encode())
         with _interrupt_deferred():
+            for path in former:
+                path.unlink(missing_ok=True)
             for path in targets:
                 os.replace(temporary[path], path)
     finally:

@@ -1,5 +1,5 @@
 """The output folder is the run's own: the files it creates there are never written through a link someone put
-at their names."""
+at their names, and it holds one study's results."""
 
 import os
 from pathlib import Path
@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from regcontact.cli import main
-from regcontact.studies import StudyResult, rigid_study
+from regcontact.studies import StudyResult, load_results, rigid_study
+from regcontact.studies.grid_dataset import GridAxis
 from regcontact.studies.run_lock import LOCK_FILE, ForeignLockFile, RunLock
 from regcontact.studies.study_result import OWN_FILES, write_results
 
@@ -86,3 +87,20 @@ def test_a_link_put_at_a_temporary_name_during_the_run_is_replaced_not_written_t
     assert (tmp_path / "results.csv").read_text() == "setup,mu,lambda_n\nbase,2.0,0.32475952641916445\n"
     assert written == (tmp_path / "results.csv", tmp_path / "results.json")
     assert not os.path.lexists(tmp_path / ".results.csv.partial")
+
+
+def test_a_study_written_over_another_leaves_none_of_its_files(tmp_path):
+    """A grid sweep's ``results.nc`` is removed when a study of a kind without a grid is written to its folder:
+    the folder reads back as the new study alone."""
+    sweep = StudyResult(
+        "sweep",
+        "compliant_sweep",
+        [{"alpha": 1e3, "int_lambda_n": 0.3}, {"alpha": 1e4, "int_lambda_n": 0.32}],
+        grid=[GridAxis("alpha", {"alpha": [1e3, 1e4]})],
+    )
+    assert [path.name for path in write_results(sweep, {}, tmp_path)] == ["results.csv", "results.json", "results.nc"]
+    assert load_results(tmp_path).grid is not None
+    written = write_results(_tiny_result(), {}, tmp_path)
+    assert sorted(os.listdir(tmp_path)) == sorted(path.name for path in written) == ["results.csv", "results.json"]
+    results = load_results(tmp_path)
+    assert results.kind.NAME == "rigid_painleve" and results.grid is None
