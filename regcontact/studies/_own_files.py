@@ -27,7 +27,7 @@ def foreign_entry(path: Path) -> str | None:
     killed)."""
     try:
         info = os.lstat(path)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # nothing there: the folder may not exist yet
         return None
     if stat.S_ISLNK(info.st_mode):
         try:
