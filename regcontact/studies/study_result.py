@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from regcontact.studies._own_files import foreign_entry, not_own, write_own_file
+from regcontact.studies._result_files import FILES_ENTRY, file_records
 from regcontact.studies._user_classes import class_records
 from regcontact.studies.column_descriptions import MODEL_UNITS, describe_columns
 from regcontact.studies.grid_dataset import GridAxis, grid_dataset
@@ -236,8 +237,10 @@ def write_results(
     result: StudyResult, config: dict[str, Any], out_dir: Path, command: list[str] | None = None
 ) -> tuple[Path, ...]:
     """Write ``results.csv``, ``results.json`` and, for a grid, ``results.nc`` into ``out_dir``: all or none.
-    Returns the paths written. A result file of a former study that this one does not rewrite (a grid sweep's
-    ``results.nc`` after a study without a grid) is removed: the folder holds one study's results.
+    Returns the paths written. ``results.json`` records the others' sizes and SHA-256 and the table's rows
+    (:mod:`~regcontact.studies._result_files`), which :func:`~regcontact.studies.load_results` checks. A result
+    file of a former study that this one does not rewrite (a grid sweep's ``results.nc`` after a study without a
+    grid) is removed: the folder holds one study's results.
 
     An error or Ctrl-C while writing leaves the old files, if any, and no partial ones; Ctrl-C during the
     renames is delivered once they are all done. The temporary files are created afresh (``O_EXCL``, never
@@ -246,20 +249,20 @@ def write_results(
     out_dir.mkdir(parents=True, exist_ok=True)
     document = results_document(result, config, command)
     csv_name, json_name, grid_name = RESULT_FILES
-    targets: dict[Path, str | bytes] = {
-        out_dir / csv_name: _csv_text(result),
-        out_dir / json_name: json.dumps(_json_ready(document), indent=2, ensure_ascii=False) + "\n",
-    }
+    contents = {csv_name: _csv_text(result).encode()}
     if result.grid is not None:
         keys = ("study", "kind", "created", "command", "config", "device", "versions")
         attributes = {key: _json_ready(document[key]) for key in keys}
         dataset = grid_dataset(result.rows, result.grid, {**attributes, "see": json_name})
-        targets[out_dir / grid_name] = bytes(dataset.to_netcdf(engine="scipy"))
+        contents[grid_name] = bytes(dataset.to_netcdf(engine="scipy"))
+    document[FILES_ENTRY] = file_records(contents, csv_name, len(result.rows))
+    contents[json_name] = (json.dumps(_json_ready(document), indent=2, ensure_ascii=False) + "\n").encode()
+    targets = {out_dir / name: contents[name] for name in RESULT_FILES if name in contents}
     temporary = {path: _partial(path) for path in targets}
     former = [out_dir / name for name in RESULT_FILES if out_dir / name not in targets]
     try:
         for path, content in targets.items():
-            write_own_file(temporary[path], content if isinstance(content, bytes) else content.encode())
+            write_own_file(temporary[path], content)
         with _interrupt_deferred():
             for path in former:
                 path.unlink(missing_ok=True)
