@@ -34,6 +34,7 @@ from regcontact.studies.grid_dataset import GridAxis, grid_dataset
 from regcontact.studies.run_lock import LOCK_FILE
 
 __all__ = [
+    "OWN_FILES",
     "RENAMING",
     "RESULT_FILES",
     "StudyResult",
