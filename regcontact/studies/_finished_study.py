@@ -197,8 +197,8 @@ def _object_or_null(value: Any) -> str | None:
 
 _TEXT, _TEXTS, _OBJECT = ("a string", _text), ("a list of strings", _texts), ("an object", _object_of())
 
-#: What each entry of ``results.json`` that :func:`load_results` reads must be, in words, and what says how it
-#: is not.
+#: What each entry of ``results.json`` that :func:`load_results` reads must be, in words, and the function that
+#: says how an entry is not that.
 _SHAPES: dict[str, tuple[str, _Mismatch]] = {
     "study": _TEXT,
     "kind": _TEXT,
@@ -238,7 +238,7 @@ def _document_problem(document: Any, name: str) -> str | None:
             return f"a {name} whose {key!r} is {shape} ({wrong})"
     study = document["config"].get("study", {})
     if "study" not in document and not (isinstance(study, dict) and isinstance(study.get("name", ""), str)):
-        return f"a {name} whose 'study' names the study (it has none, nor a config.study.name)"
+        return f"a {name} whose 'study' names the study (it has none, and config.study.name is no string)"
     return None
 
 
