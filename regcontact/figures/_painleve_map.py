@@ -25,6 +25,7 @@ from regcontact.plot import OUTCOMES  # noqa: E402  (the outcome classes drawn, 
 from regcontact.rigid import critical_friction, painleve_coefficient  # noqa: E402
 from regcontact.studies import FinishedStudy  # noqa: E402
 from regcontact.studies.loading import load_study  # noqa: E402
+from regcontact.studies.sweep_plan import ALPHA, column_name, plan_sweep  # noqa: E402
 
 __all__ = ["draw_painleve_map"]
 
@@ -33,6 +34,43 @@ def _rows(results: FinishedStudy) -> list[dict[str, Any]]:
     """The rows of a finished study as the study gives them: Python values, a blank result ``None``."""
     table = results.table.astype(object)
     return table.where(results.table.notna(), None).to_dict("records")
+
+
+#: What the figure draws, as its refusals say it: ``EXPECTED`` to a study of another shape, ``ALONE`` after the
+#: reason a sweep over μ and φ₀ cannot be drawn.
+EXPECTED = "a compliant sweep of the rod over mu and phi0 at one α (e.g. results of studies/painleve_map.toml)"
+ALONE = "a compliant sweep of the rod over mu and phi0 alone, each on an axis of its own, at one α"
+_MU, _PHI0 = ("system.mu",), ("system.phi0",)
+
+
+def _check_map(kind: str, config: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+    """Raise ``ValueError`` in one line unless the study is a compliant sweep over a grid of μ and φ₀ at one α,
+    every case in its rows: a key swept besides (or a zipped μ, φ₀) would put several runs on one cell."""
+    name = config.get("study", {}).get("name") if isinstance(config.get("study"), dict) else None
+
+    def refuse(why: str = "") -> ValueError:
+        said = f"{why}; the figure draws {ALONE} (e.g. results of studies/painleve_map.toml)" if why else None
+        return ValueError(f"painleve_map: the study {name!r} {said or 'is not ' + EXPECTED}")
+
+    if kind != "compliant_sweep" or not rows or "impulsive" not in rows[0]:
+        raise refuse()
+    try:
+        plan = plan_sweep(config)
+    except (KeyError, TypeError, ValueError):  # no sweep's config
+        raise refuse() from None
+    if not {_MU[0], _PHI0[0]} <= set(plan.keys):
+        raise refuse()
+    for axis in plan.axes:
+        names = " and ".join(column_name(key) for key in axis.keys)
+        if axis.keys in (_MU, _PHI0) or axis.length == 1:
+            continue
+        if len(axis.keys) > 1:
+            raise refuse(f"sweeps {names} zipped, along one axis of {axis.length} values")
+        if axis.keys == (ALPHA,):
+            raise refuse(f"sweeps alpha over {axis.length} values")
+        raise refuse(f"also sweeps {names} ({axis.length} values), and each cell would show its last value's run")
+    if len(rows) != plan.size:
+        raise refuse(f"has {len(rows):,} rows for its {plan.size:,} cases")
 
 
 @figure("painleve_map", from_results="a compliant sweep of the Painlevé rod over mu and phi0 at one α (painleve_map)")
@@ -44,12 +82,7 @@ def draw_painleve_map(out_dir: Path, results: FinishedStudy | None = None) -> li
         config, rows = loaded.config, loaded.kind.run(loaded.config).rows
     else:
         config, rows = results.config, _rows(results)
-    swept = config.get("sweep", {})
-    if not {"mu", "phi0"} <= set(swept) or len(swept.get("alpha", ())) != 1 or "impulsive" not in rows[0]:
-        raise ValueError(
-            f"painleve_map: the study {config.get('study', {}).get('name')!r} is not a compliant sweep of the rod over "
-            "mu and phi0 at one α (e.g. results of studies/painleve_map.toml)"
-        )
+    _check_map(results.kind.NAME if results is not None else loaded.kind.NAME, config, rows)
     mus = np.array(sorted({row["mu"] for row in rows}))
     phis = np.array(sorted({row["phi0"] for row in rows}))
     index = {(row["mu"], row["phi0"]): row for row in rows}

@@ -10,11 +10,14 @@ import fcntl
 import json
 import os
 import socket
+import stat
 import threading
 from pathlib import Path
 from typing import Any
 
-__all__ = ["LOCK_FILE", "RunLock", "RunLockHeld", "lock_output"]
+from regcontact.studies._own_files import foreign_entry, not_own
+
+__all__ = ["LOCK_FILE", "ForeignLockFile", "RunLock", "RunLockHeld", "lock_output"]
 
 #: The lock file inside the output folder.
 LOCK_FILE = ".regcontact.lock"
@@ -38,6 +41,15 @@ class RunLockHeld(Exception):
         )
 
 
+class ForeignLockFile(Exception):
+    """The lock file's path holds what the run may not open and write its holder into: a symbolic link (writing
+    through it would overwrite the file it points to), a file with other hard links, a FIFO, a folder."""
+
+    def __init__(self, path: Path, what: str):
+        self.path, self.what = path, what
+        super().__init__(f"{path} is {what}")
+
+
 class RunLock:
     """The exclusive lock of one output folder, taken by :meth:`acquire` and given back by :meth:`release`.
 
@@ -55,8 +67,9 @@ class RunLock:
     def acquire(cls, folder: Path, config: str) -> RunLock:
         """Create ``folder`` if need be and lock it for this process.
 
-        Raises :class:`RunLockHeld` if another process holds it, ``OSError`` if the folder or its lock file
-        cannot be created or locked.
+        Raises :class:`RunLockHeld` if another process holds it, :class:`ForeignLockFile` if its path holds
+        anything but a plain file (the lock file is opened with ``O_NOFOLLOW``), ``OSError`` if the folder or its
+        lock file cannot be created or locked.
         """
         folder = Path(folder)
         created = _missing_parents(folder)
@@ -64,7 +77,7 @@ class RunLock:
         path = folder / LOCK_FILE
         try:
             while True:
-                descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+                descriptor = _open_lock_file(path)
                 try:
                     fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 except OSError as error:
@@ -125,8 +138,29 @@ def lock_output(folder: Path, config: str, key: str, shown: str) -> RunLock:
         return RunLock.acquire(folder, config)
     except RunLockHeld as held:
         raise ConfigError(key, shown, f"a folder no other run is using (it is held by {held.describe()})") from None
+    except ForeignLockFile as foreign:
+        raise ConfigError(key, shown, not_own(foreign.path, foreign.what)) from None
     except OSError as error:
         raise ConfigError(key, shown, f"a folder where results can be written ({error.strerror or error})") from None
+
+
+def _open_lock_file(path: Path) -> int:
+    """The lock file at ``path``, created if need be, opened for reading and writing; never through a link, and
+    only a plain file with no other name (its holder's line is written into it)."""
+    foreign = foreign_entry(path)
+    if foreign is not None:
+        raise ForeignLockFile(path, foreign)
+    try:
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
+    except OSError as error:
+        if error.errno == errno.ELOOP:  # a link put there since the check
+            raise ForeignLockFile(path, "a symbolic link") from None
+        raise
+    info = os.fstat(descriptor)
+    if not stat.S_ISREG(info.st_mode) or info.st_nlink > 1:
+        os.close(descriptor)
+        raise ForeignLockFile(path, foreign_entry(path) or "not a plain file")
+    return descriptor
 
 
 def _holder(path: Path) -> dict[str, Any]:

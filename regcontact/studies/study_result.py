@@ -26,11 +26,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from regcontact.studies._own_files import foreign_entry, not_own, write_own_file
+from regcontact.studies._result_files import FILES_ENTRY, file_records
 from regcontact.studies._user_classes import class_records
 from regcontact.studies.column_descriptions import MODEL_UNITS, describe_columns
 from regcontact.studies.grid_dataset import GridAxis, grid_dataset
+from regcontact.studies.run_lock import LOCK_FILE
 
 __all__ = [
+    "OWN_FILES",
     "RENAMING",
     "RESULT_FILES",
     "StudyResult",
@@ -45,6 +49,15 @@ __all__ = [
 
 #: The files :func:`write_results` writes into its folder: always the first two, the third for a sweep's grid.
 RESULT_FILES = ("results.csv", "results.json", "results.nc")
+
+
+def _partial(path: Path) -> Path:
+    """The temporary name a result file is written to before it is renamed into place."""
+    return path.with_name(f".{path.name}.partial")
+
+
+#: The files a run creates in its folder besides the results: its lock and the results' temporary names.
+OWN_FILES = (LOCK_FILE, *(_partial(Path(name)).name for name in RESULT_FILES))
 
 
 @dataclasses.dataclass
@@ -146,13 +159,19 @@ def out_dir_problem(out_dir: Path) -> str | None:
     """What ``out_dir`` would have to be for results to be written there, or None if they can be.
 
     Checked before a study runs, so that a bad ``--out`` costs nothing; creates nothing. The folder must be a
-    writable directory, or be creatable: its nearest existing parent a writable directory.
+    writable directory, or be creatable: its nearest existing parent a writable directory. The names of the
+    run's own files (:data:`OWN_FILES`) must hold nothing or a plain file (one a killed run left): never a
+    symbolic link or another file's hard link, which the run would write through.
     """
     if os.path.lexists(out_dir) and not os.path.isdir(out_dir):
         return "a folder (it exists and is not one)"
     for name in RESULT_FILES:
         if os.path.isdir(out_dir / name):
             return f"a folder where {name} can be written (there is a directory of that name)"
+    for name in OWN_FILES:
+        foreign = foreign_entry(out_dir / name)
+        if foreign is not None:
+            return not_own(out_dir / name, foreign)
     existing = out_dir
     while not os.path.lexists(existing) and existing != existing.parent:
         existing = existing.parent
@@ -219,31 +238,35 @@ def write_results(
     result: StudyResult, config: dict[str, Any], out_dir: Path, command: list[str] | None = None
 ) -> tuple[Path, ...]:
     """Write ``results.csv``, ``results.json`` and, for a grid, ``results.nc`` into ``out_dir``: all or none.
-    Returns the paths written.
+    Returns the paths written. ``results.json`` records the others' sizes and SHA-256 and the table's rows
+    (:mod:`~regcontact.studies._result_files`), which :func:`~regcontact.studies.load_results` checks. A result
+    file of a former study that this one does not rewrite (a grid sweep's ``results.nc`` after a study without a
+    grid) is removed: the folder holds one study's results.
 
     An error or Ctrl-C while writing leaves the old files, if any, and no partial ones; Ctrl-C during the
-    renames is delivered once they are all done.
+    renames is delivered once they are all done. The temporary files are created afresh (``O_EXCL``, never
+    through a link at their names: :func:`~regcontact.studies._own_files.create_own_file`).
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     document = results_document(result, config, command)
     csv_name, json_name, grid_name = RESULT_FILES
-    targets: dict[Path, str | bytes] = {
-        out_dir / csv_name: _csv_text(result),
-        out_dir / json_name: json.dumps(_json_ready(document), indent=2, ensure_ascii=False) + "\n",
-    }
+    contents = {csv_name: _csv_text(result).encode()}
     if result.grid is not None:
         keys = ("study", "kind", "created", "command", "config", "device", "versions")
         attributes = {key: _json_ready(document[key]) for key in keys}
         dataset = grid_dataset(result.rows, result.grid, {**attributes, "see": json_name})
-        targets[out_dir / grid_name] = bytes(dataset.to_netcdf(engine="scipy"))
-    temporary = {path: path.with_name(f".{path.name}.partial") for path in targets}
+        contents[grid_name] = bytes(dataset.to_netcdf(engine="scipy"))
+    document[FILES_ENTRY] = file_records(contents, csv_name, len(result.rows))
+    contents[json_name] = (json.dumps(_json_ready(document), indent=2, ensure_ascii=False) + "\n").encode()
+    targets = {out_dir / name: contents[name] for name in RESULT_FILES if name in contents}
+    temporary = {path: _partial(path) for path in targets}
+    former = [out_dir / name for name in RESULT_FILES if out_dir / name not in targets]
     try:
         for path, content in targets.items():
-            if isinstance(content, bytes):
-                temporary[path].write_bytes(content)
-            else:
-                temporary[path].write_text(content, encoding="utf-8")
+            write_own_file(temporary[path], content)
         with _interrupt_deferred():
+            for path in former:
+                path.unlink(missing_ok=True)
             for path in targets:
                 os.replace(temporary[path], path)
     finally:

@@ -98,6 +98,9 @@ def test_a_folder_without_a_finished_study_is_refused_in_one_line(finished, tmp_
     refused(copy, r"a known kind \('bogus' is none of compliant_sweep")
     (copy / "results.json").write_text(json.dumps(document))
     (copy / "results.csv").write_text("alpha,other\n1.0,2.0\n")
+    refused(copy, r"results\.csv of the [0-9,]+ bytes results\.json records \(it has 20: cut short or edited\)")
+    unrecorded = {key: value for key, value in document.items() if key != "files"}  # as an older version wrote
+    (copy / "results.json").write_text(json.dumps(unrecorded))
     refused(copy, r"the columns results\.json lists")
     (copy / "results.csv").unlink()
     refused(copy, r"results\.csv beside results\.json")
