@@ -19,6 +19,7 @@ import numpy as np
 import regcontact
 from regcontact.compliant import SOLVER_STATUSES, CompliantRun, CompliantState
 from regcontact.compliant.run_checks import RUN_CHECKS
+from regcontact.studies._own_files import create_own_file
 from regcontact.studies._user_classes import class_records
 from regcontact.studies.config import ConfigError
 
@@ -98,9 +99,7 @@ def _write_atomically(path: Path, content: bytes) -> None:
     link at ``path`` itself, not the file it points to."""
     partial = path.with_name(f".{path.name}.partial")
     try:
-        partial.unlink(missing_ok=True)  # a stale one, or a link: the name itself goes
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-        with os.fdopen(os.open(partial, flags, 0o644), "wb") as handle:
+        with os.fdopen(create_own_file(partial), "wb") as handle:
             handle.write(content)
             handle.flush()
             os.fsync(handle.fileno())
