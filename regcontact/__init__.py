@@ -28,7 +28,6 @@ wait for JAX.
 import os as _os
 import sys as _sys
 from importlib import import_module as _import_module
-from importlib.metadata import PackageNotFoundError as _PackageNotFoundError, version as _installed_version
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 if "jax" in _sys.modules:
@@ -70,18 +69,28 @@ def _use_default_schedule() -> None:
     _SCHEDULE_SET_ON_IMPORT = False
 
 
-try:
-    #: The installed distribution's version (from the git tags when it was built: ``0.2.0`` at tag ``v0.2.0``).
-    __version__ = _installed_version("regcontact")
-except _PackageNotFoundError:  # a source tree on sys.path that was never installed
-    __version__ = "0.0+unknown"
+
+def _installed_version() -> str:
+    """The installed distribution's version (from the git tags when it was built: ``0.2.0`` at tag ``v0.2.0``),
+    read on first use: ``importlib.metadata`` is most of the package's import time, and the command line sets its
+    signal handlers right after that import."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("regcontact")
+    except PackageNotFoundError:  # a source tree on sys.path that was never installed
+        return "0.0+unknown"
 
 if _TYPE_CHECKING:
     from regcontact._api import *  # noqa: F403
 
 
 def __getattr__(name: str):
-    """A top-level name (or ``__all__``), imported with every other one on first use."""
+    """A top-level name (or ``__all__``), imported with every other one on first use; ``__version__``, read on
+    first use."""
+    if name == "__version__":
+        globals()[name] = value = _installed_version()
+        return value
     if name.startswith("_") and name != "__all__":
         raise AttributeError(f"module 'regcontact' has no attribute {name!r}")
     try:

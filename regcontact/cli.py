@@ -12,28 +12,56 @@ How it stops, locks and picks its devices: ``docs/cluster.md``.
 
 from __future__ import annotations
 
-import argparse
-import contextlib
 import os
-import re
 import signal
 import sys
-import tempfile
-import threading
-import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
-
-__all__ = ["main"]
 
 #: Exit status after Ctrl-C, and after SIGTERM.
 INTERRUPTED = 130
 TERMINATED = 143
+
+
+def _stop_before_main(signum, frame) -> None:
+    """SIGINT or SIGTERM while the command line's own process is still importing, before :func:`main` has set
+    its handlers: nothing has been done, so say so and end at once (no traceback)."""
+    word, status = ("interrupted", INTERRUPTED) if signum == signal.SIGINT else ("terminated", TERMINATED)
+    os.write(2, f"regcontact: {word}; nothing written\n".encode())
+    os._exit(status)
+
+
+def _is_own_process() -> bool:
+    """Whether this process is the ``regcontact`` command (its script, or ``python -m regcontact``)."""
+    main_module = sys.modules.get("__main__")
+    spec = getattr(main_module, "__spec__", None)
+    script = os.path.basename(getattr(main_module, "__file__", None) or "")
+    return getattr(spec, "name", None) == "regcontact.__main__" or script in ("regcontact", "regcontact.exe")
+
+
+#: The handlers the process had before this module set its own (put back once :func:`main` has ended).
+_BEFORE: dict[int, Any] = {}
+if _is_own_process():
+    for _signum in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(_signum) is not signal.SIG_IGN:  # a signal the process ignores from its start stays so
+            _BEFORE[_signum] = signal.signal(_signum, _stop_before_main)
+
+import argparse  # noqa: E402  (after the handlers: a signal while these import is answered too)
+import contextlib  # noqa: E402
+import re  # noqa: E402
+import tempfile  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Callable, Iterator  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+__all__ = ["main"]
 #: Seconds the main thread has to answer SIGINT or SIGTERM before the watchdog thread answers for it.
 ANSWER_WITHIN_S = 0.5
 
 
 def _progress(message: str) -> None:
+    """A progress line on stderr; between two of them, a signal whose exception was swallowed is raised again."""
+    _STOP.raise_pending()
     print(f"[regcontact] {message}", file=sys.stderr, flush=True)
 
 
@@ -56,6 +84,13 @@ class _Stop:
     def __init__(self) -> None:
         #: What follows ``interrupted;`` in the last line (``None``: the word alone).
         self.context: Callable[[], str | None] = lambda: "nothing written"
+        #: The signal taken (its word and exit status), kept even where the exception it raised was swallowed
+        #: (raised inside a garbage-collection callback or native code that ignores it): the main thread checks it
+        #: between phases (:meth:`raise_pending`) and before it ends.
+        self.pending: tuple[str, int] | None = None
+        #: Set while the main thread closes a Dask cluster after a signal: the watchdog gives it
+        #: :data:`CLEANUP_WITHIN_S` instead of ending the process at once.
+        self.closing = threading.Event()
         #: Undone before the watchdog ends the process (the run's lock).
         self.cleanups: list[Callable[[], None]] = []
         #: Set when Python's handler has run in the main thread (it is stopping: its ``finally`` blocks run).
@@ -78,12 +113,20 @@ class _Stop:
         return status
 
     def interrupt(self, signum, frame):
+        self.pending = ("interrupted", INTERRUPTED)
         self.taken.set()
         raise KeyboardInterrupt
 
     def terminate(self, signum, frame):
+        self.pending = ("terminated", TERMINATED)
         self.taken.set()
         raise _Terminated
+
+    def raise_pending(self) -> None:
+        """Raise again the signal taken, if one was (its first exception may have been swallowed); only in the main
+        thread, which is the one that stops."""
+        if self.pending is not None and threading.current_thread() is threading.main_thread():
+            raise KeyboardInterrupt if self.pending[1] == INTERRUPTED else _Terminated
 
 
 _STOP = _Stop()
@@ -95,9 +138,9 @@ CLEANUP_WITHIN_S = 20.0
 
 def _watch(descriptor: int, stop: _Stop) -> None:
     """The watchdog: wait for SIGINT or SIGTERM on the wakeup pipe and give the main thread
-    :data:`ANSWER_WITHIN_S` to say its line. If it has not: say it, and, unless the main thread is stopping
-    already (running its ``finally`` blocks, for at most :data:`CLEANUP_WITHIN_S`), end the process (after the
-    result files' renames, if they are under way)."""
+    :data:`ANSWER_WITHIN_S` to say its line. If it has not: say it, and, unless the main thread is closing a Dask
+    cluster (for at most :data:`CLEANUP_WITHIN_S`), end the process (after the result files' renames, if they are
+    under way). A main thread that took the signal but goes on (its exception swallowed) is ended too."""
     while True:
         try:
             data = os.read(descriptor, 64)
@@ -111,13 +154,13 @@ def _watch(descriptor: int, stop: _Stop) -> None:
     word, status = ("interrupted", INTERRUPTED) if stops[0] == signal.SIGINT else ("terminated", TERMINATED)
     if stop.said.wait(ANSWER_WITHIN_S) or stop.ended.is_set():
         return
-    if stop.taken.is_set():
+    if stop.taken.is_set() and stop.closing.is_set():
         stop.say(word, status)
         if stop.ended.wait(CLEANUP_WITHIN_S):
             return
-    study_result = sys.modules.get("regcontact.studies.study_result")
-    if study_result is not None:
-        study_result.RENAMING.acquire()  # never given back: the process ends here
+    renaming = getattr(sys.modules.get("regcontact.studies.study_result"), "RENAMING", None)  # None: being imported
+    if renaming is not None:
+        renaming.acquire()  # never given back: the process ends here
     stop.say(word, status)
     for cleanup in stop.cleanups:
         with contextlib.suppress(Exception):
@@ -134,6 +177,18 @@ def _end(status: int) -> None:
     os._exit(status)
 
 
+def _quiet_stops(former: Callable[[Any], object]) -> Callable[[Any], object]:
+    """``sys.unraisablehook`` that says nothing of a stop swallowed where Python cannot raise (a garbage-collection
+    callback, a ``__del__``): :attr:`_Stop.pending` keeps it, and the command stops all the same."""
+
+    def hook(unraisable: Any) -> object:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt | _Terminated) and _STOP.pending is not None:
+            return None
+        return former(unraisable)
+
+    return hook
+
+
 @contextlib.contextmanager
 def _stop_signals(own_process: bool) -> Iterator[None]:
     """SIGINT raises ``KeyboardInterrupt`` and SIGTERM :class:`_Terminated` in the block (a signal the process
@@ -147,6 +202,8 @@ def _stop_signals(own_process: bool) -> Iterator[None]:
         if previous[signum] is not signal.SIG_IGN:
             signal.signal(signum, handler)
     wakeup = None
+    unraisable = sys.unraisablehook
+    sys.unraisablehook = _quiet_stops(unraisable)
     if own_process:
         read, write = os.pipe()
         os.set_blocking(write, False)
@@ -155,11 +212,23 @@ def _stop_signals(own_process: bool) -> Iterator[None]:
     try:
         yield
     finally:
+        sys.unraisablehook = unraisable
         if wakeup is not None:
             signal.set_wakeup_fd(wakeup)
         for signum, former in previous.items():
+            if own_process and former is not signal.SIG_IGN:
+                former = _stop_at_exit  # the process ends next: a signal now ends it with its line at once
+            elif former is _stop_before_main:  # the module's own, for the imports: the process's first one again
+                former = _BEFORE.get(signum, signal.SIG_DFL)
             if former is not None:
                 signal.signal(signum, former)
+
+
+def _stop_at_exit(signum, frame) -> None:
+    """SIGINT or SIGTERM after :func:`main` has done its work, while its process ends: the line (saying what is
+    on disk) and the signal's status, at once."""
+    word, status = ("interrupted", INTERRUPTED) if signum == signal.SIGINT else ("terminated", TERMINATED)
+    _end(_STOP.say(word, status))
 
 
 # --- the run ---------------------------------------------------------------------------------------------------
@@ -269,10 +338,12 @@ def _run(args: argparse.Namespace) -> int:
             options = {"checkpoints": checkpoints, "engine": engine, "announce_above": args.estimate_above}
             result = run_loaded(loaded, _progress, **options)
         _STOP.context = (lambda: _kept(checkpoints)) if checkpoints is not None else (lambda: None)
+        _STOP.raise_pending()  # a signal taken while the run ran: nothing is written
         if not _save(result, loaded, out_dir, wide=args.wide):
             return 1
         if checkpoints is not None:
             checkpoints.discard()
+        _STOP.context = lambda: f"the results are written to {out_dir}"
         return 1 if result.failures else 0
     except ConfigError as error:
         _error(f"config error: {error}")
@@ -357,7 +428,11 @@ def _engine(args: argparse.Namespace):
             raise ConfigError(flag, value, "Dask installed (pip install 'regcontact[cluster]')") from None
         except (OSError, ValueError, TypeError) as error:
             raise ConfigError(flag, value, f"a Dask scheduler that answers ({error})") from None
-        yield engine
+        try:
+            yield engine
+        except (KeyboardInterrupt, _Terminated):
+            _STOP.closing.set()  # the cluster is closed next: the watchdog waits for it
+            raise
 
 
 def _save(result, loaded, out_dir: Path, wide: bool = False) -> bool:
@@ -600,14 +675,15 @@ def main(argv: list[str] | None = None) -> int:
         with _stop_signals(own_process):
             args = _parser().parse_args(argv)
             status = args.handler(args)
+            _STOP.raise_pending()  # taken, but its exception swallowed on the way: the command still stops
     except KeyboardInterrupt:
         status = _STOP.say("interrupted", INTERRUPTED)
     except _Terminated:
         status = _STOP.say("terminated", TERMINATED)
     finally:
         _STOP.ended.set()
-    if status in (INTERRUPTED, TERMINATED) and own_process:
-        _end(status)
+    if own_process:
+        _end(status)  # at once: tearing down JAX takes seconds, and may crash while its threads still run
     return status
 
 
