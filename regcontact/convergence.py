@@ -13,6 +13,7 @@ from numpy.typing import ArrayLike, NDArray
 __all__ = [
     "DRIFT_TOLERANCE",
     "MIN_ORDER",
+    "MIN_ORDER_VALUES",
     "MIN_TAIL_POINTS",
     "ROUNDOFF_FACTOR",
     "TAIL_DECADES",
@@ -23,12 +24,16 @@ __all__ = [
     "extrapolate",
     "fit_order",
     "roundoff_floor",
+    "why_no_order",
 ]
 
 #: The tail: the points within this many decades of the largest α.
 TAIL_DECADES = 3.0
-#: ...but at least this many points (if there are that many).
+#: ...but at least this many distinct α (if there are that many).
 MIN_TAIL_POINTS = 3
+#: The fewest distinct α (or δt) an order is fitted from: two fix any line, so a third is the least that can
+#: disagree with it (and a repeated value adds none).
+MIN_ORDER_VALUES = 3
 #: Largest spread of the local orders in the tail for it to count as asymptotic.
 DRIFT_TOLERANCE = 0.1
 #: Distances below this many times the solver's tolerance (``rtol · size + atol``) are at round-off.
@@ -66,11 +71,20 @@ def roundoff_floor(integrals: ArrayLike, reference: ArrayLike, rtol: float, atol
     return ROUNDOFF_FACTOR * (rtol * size + atol)
 
 
+def why_no_order(values: ArrayLike, variable: str = "α") -> str | None:
+    """Why no order can be fitted over ``values`` (``"only 2 distinct δt"``), or ``None`` when one can: the one
+    rule every order printed or recorded passes, at least ``MIN_ORDER_VALUES`` distinct values."""
+    distinct = int(np.unique(np.asarray(values, dtype=float)).size)
+    return None if distinct >= MIN_ORDER_VALUES else f"only {distinct} distinct {variable}"
+
+
 def _tail(alpha: NDArray[np.float64]) -> NDArray[np.bool_]:
-    """The points within ``TAIL_DECADES`` of the largest α, or the last ``MIN_TAIL_POINTS`` (α sorted)."""
+    """The points within ``TAIL_DECADES`` of the largest α, or those at the last ``MIN_TAIL_POINTS`` distinct α
+    (α sorted)."""
     inside = np.log10(alpha) >= np.log10(alpha[-1]) - TAIL_DECADES
-    if inside.sum() < MIN_TAIL_POINTS:
-        inside[-MIN_TAIL_POINTS:] = True
+    distinct = np.unique(alpha)
+    if np.unique(alpha[inside]).size < MIN_TAIL_POINTS:
+        inside |= alpha >= distinct[-min(MIN_TAIL_POINTS, distinct.size)]
     return inside
 
 
@@ -80,28 +94,33 @@ def fit_order(alpha: ArrayLike, distance: ArrayLike) -> OrderFit | None:
     the time step.
 
     Args:
-        alpha: increasing.
+        alpha: nondecreasing.
         distance: one per ``alpha``, every one ``> 0``.
 
     Returns:
-        An :class:`OrderFit`; ``None`` with fewer than two points.
+        An :class:`OrderFit`; ``None`` with fewer than ``MIN_ORDER_VALUES`` distinct ``alpha``
+        (:func:`why_no_order` says so in words).
     """
     alpha, distance = np.asarray(alpha, dtype=float), np.asarray(distance, dtype=float)
-    if len(alpha) < 2:
+    if why_no_order(alpha) is not None:
         return None
     tail = _tail(alpha)
     x, y = np.log10(alpha[tail]), np.log10(distance[tail])
     slope, intercept = np.polyfit(x, y, 1)
     residual = float(np.sqrt(np.mean((y - (intercept + slope * x)) ** 2)))
-    local = tuple(float(-s) for s in np.diff(y) / np.diff(x))
+    at, group = np.unique(x, return_inverse=True)  # a repeated α: its mean log d
+    mean = np.bincount(group, weights=y) / np.bincount(group)
+    local = tuple(float(-s) for s in np.diff(mean) / np.diff(at))
     return OrderFit(float(-slope), (float(alpha[tail][0]), float(alpha[tail][-1])), residual, local)
 
 
 def extrapolate(alpha: ArrayLike, integrals: ArrayLike, order: float) -> NDArray[np.float64]:
-    """Richardson's limit from the last two points, ``(∫λ_m − ρ ∫λ_{m−1}) / (1 − ρ)``, ``ρ = (α_{m−1}/α_m)^p``."""
+    """Richardson's limit from the last two points, ``(∫λ_m − ρ ∫λ_{m−1}) / (1 − ρ)``, ``ρ = (α_{m−1}/α_m)^p``
+    (``m − 1`` the last point at a smaller α than the largest: a repeated α is no second point)."""
     alpha, integrals = np.asarray(alpha, dtype=float), np.asarray(integrals, dtype=float)
-    ratio = (alpha[-2] / alpha[-1]) ** order
-    return (integrals[-1] - ratio * integrals[-2]) / (1.0 - ratio)
+    before = np.flatnonzero(alpha < alpha[-1])[-1]
+    ratio = (alpha[before] / alpha[-1]) ** order
+    return (integrals[-1] - ratio * integrals[before]) / (1.0 - ratio)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -114,7 +133,8 @@ class Convergence:
         alpha: the stiffness multipliers, ascending (failed runs left out).
         distances: ``d(α) = max |∫λ(α) − Λ|`` at each.
         roundoff_floor: the distance below which two values are equal within the solver's tolerance.
-        fit: the order fitted over the tail (``None`` with fewer than two points above round-off).
+        fit: the order fitted over the tail (``None`` with fewer than ``MIN_ORDER_VALUES`` distinct α above
+            round-off).
         limit: the extrapolated limit of the integrals.
         limit_order: the order the limit was extrapolated with (the fitted one, or that of the successive
             differences when the distances do not fall).
@@ -215,13 +235,11 @@ def analyse(
         what = (
             "the integrals equal the reference already"
             if at_roundoff and np.all(~above[-2:])
-            else "an order needs two or more: sweep more values"
+            else f"an order needs {MIN_ORDER_VALUES} or more: sweep more values"
         )
-        warnings.append(f"only {int(above.sum())} distance(s) above round-off: no order ({what})")
+        warnings.append(f"{why_no_order(alpha[above])} with a distance above round-off: no order ({what})")
     elif fit.order >= MIN_ORDER:  # a falling distance: is its tail asymptotic?
-        if len(fit.local_orders) < 2:
-            warnings.append("only two points fitted: no check that the tail is asymptotic (sweep a third value in it)")
-        elif fit.drift > DRIFT_TOLERANCE:
+        if fit.drift > DRIFT_TOLERANCE:
             local = ", ".join(f"{p:.3f}" for p in fit.local_orders)
             warnings.append(
                 f"not asymptotic: the local orders ({local}) spread by {fit.drift:.3f} > {DRIFT_TOLERANCE:g} "
@@ -232,16 +250,22 @@ def analyse(
     if fit is not None and fit.order >= MIN_ORDER:
         limit_order = fit.order
     elif len(alpha) >= 2:
+        limit_order = _difference_order(alpha, integrals, floor)
         if fit is not None:
             warnings.append(
                 f"the distances do not fall (order {fit.order:.3f} < {MIN_ORDER:g}): the integrals approach another "
-                "limit; extrapolated with the order of their successive differences"
+                "limit"
+                + ("" if limit_order is None else "; extrapolated with the order of their successive differences")
             )
-        limit_order = _difference_order(alpha, integrals, floor)
         if limit_order is None or limit_order < MIN_ORDER:
             limit_order = None
             if np.all(~above[-2:]):
                 limit = integrals[-1]  # converged to round-off: the last integrals are the limit
+            elif np.unique(alpha).size <= MIN_ORDER_VALUES:
+                warnings.append(
+                    f"no limit extrapolated (the order of the successive differences needs {MIN_ORDER_VALUES + 1} "
+                    "distinct α: sweep more values)"
+                )
             else:
                 warnings.append("the integrals do not settle: no limit extrapolated (sweep further)")
     if limit_order is not None:

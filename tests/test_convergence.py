@@ -3,7 +3,15 @@
 import numpy as np
 import pytest
 
-from regcontact.convergence import DRIFT_TOLERANCE, analyse, distances, extrapolate, fit_order, roundoff_floor
+from regcontact.convergence import (
+    DRIFT_TOLERANCE,
+    analyse,
+    distances,
+    extrapolate,
+    fit_order,
+    roundoff_floor,
+    why_no_order,
+)
 
 LIMIT = np.array([0.3247595264191645, 0.4375])
 DIRECTION = np.array([1.0, 0.4])  # how the integrals approach the limit, per component
@@ -102,3 +110,29 @@ def test_helpers_on_a_non_geometric_grid():
     values = 1.0 + 5.0 * alpha[:, None] ** -2.0
     np.testing.assert_allclose(extrapolate(alpha, values, 2.0), [1.0], rtol=1e-14)
     assert fit_order([1.0], [1.0]) is None
+
+
+def test_an_order_needs_three_distinct_alphas():
+    """Two values fix any line; a repeated one adds nothing: no order from them, and why in words."""
+    alpha = np.array([1e3, 1e3, 1e4, 1e4])
+    assert fit_order(alpha, alpha**-0.5) is None
+    assert why_no_order(alpha) == "only 2 distinct α" and why_no_order([1e-2, 1e-2], "δt") == "only 1 distinct δt"
+    assert why_no_order([1e3, 1e4, 1e5]) is None
+    repeated = np.array([1e3, 1e3, 1e4, 1e5, 1e5])
+    fit = fit_order(repeated, 2.0 * repeated**-0.5)
+    assert fit.order == pytest.approx(0.5, abs=1e-12)
+    assert fit.local_orders == (pytest.approx(0.5, abs=1e-12),) * 2  # between distinct α, none infinite
+
+
+def test_the_tail_takes_three_distinct_alphas():
+    """Five runs at the largest α and two far below it: the tail reaches down to the third distinct α."""
+    alpha = np.array([1.0, 10.0, 1e6, 1e6, 1e6, 1e6, 1e6])
+    fit = fit_order(alpha, alpha**-1.0)
+    assert fit.alpha_range == (1.0, 1e6) and fit.order == pytest.approx(1.0, abs=1e-12)
+
+
+def test_a_repeated_largest_alpha_extrapolates_from_the_last_two_distinct():
+    alpha = np.array([1e2, 1e3, 1e4, 1e4])
+    result = analyse(alpha, integrals(alpha, alpha**-1.0), LIMIT, rtol=1e-13)
+    assert result.order == pytest.approx(1.0, abs=1e-12)
+    np.testing.assert_allclose(result.limit, LIMIT, atol=1e-13)

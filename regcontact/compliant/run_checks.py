@@ -45,8 +45,9 @@ one is not integrated (it ends at once, at ``t = 0``) and fails with the first o
     ``rtol`` outside ``[2.2e-14, 1)`` (below 100 float64 epsilons no step-size controller can meet it) or
     ``atol ≤ 0``.
 ``invalid_parameter``
-    A parameter breaks its rule (the system's ``ARGUMENT_RULES``, a law's ``PARAMETERS``), or ``α ≤ 0``, or
-    ``t_max ≤ 0`` (a subnormal value counts as zero: XLA flushes it).
+    A parameter breaks its rule (the system's ``ARGUMENT_RULES``, a law's ``PARAMETERS``, a load profile's own:
+    a table's times strictly increasing, a ramp's ``until ≥ 0``), or ``α ≤ 0``, or ``t_max ≤ 0`` (a subnormal
+    value counts as zero: XLA flushes it).
 
 They come after the consistency checks in :data:`RUN_CHECKS` (their codes are appended, so the codes of kept
 results keep their meaning), but take precedence over them: a run with bad inputs has no end to check.
@@ -134,13 +135,14 @@ def check_run(
 
 
 def _rules_hold(module: Any, rules: dict[str, Any]) -> Bool[Array, ""]:
-    """Whether every field of ``module`` that has a rule follows it."""
-    fields = {field.name for field in dataclasses.fields(module)}
+    """Whether every field of ``module`` that has a rule follows it, and every load profile its own rules."""
+    fields = {field.name: getattr(module, field.name) for field in dataclasses.fields(module)}
     checks = [
-        holds(getattr(module, name), rule)
+        holds(fields[name], rule)
         for name, rule in rules.items()
-        if name in fields and not isinstance(getattr(module, name), AbstractLoad)  # a profile: finite leaves
+        if name in fields and not isinstance(fields[name], AbstractLoad)
     ]
+    checks += [value.follows_rules() for value in fields.values() if isinstance(value, AbstractLoad)]
     return jnp.all(jnp.stack(checks)) if checks else jnp.asarray(True)
 
 

@@ -43,16 +43,22 @@ def law_exponents(law: type[LawT], **exponents: ArrayLike) -> LawT:
     ``EXPONENTS``), for :class:`ContactModel`'s ``normal_exponents`` / ``friction_exponents``.
 
     The law's constructor would check the values as parameters (a stiffness must be positive; its exponent need
-    not be), so the fields are set on a default law instead.
+    not be), so the fields are set on a default law instead. A name that is none of the law's ``PARAMETERS``
+    (a misspelling) is refused with a ``ValueError``.
 
     Examples:
         >>> from regcontact.contact import ContactModel, SpringDamper, law_exponents
         >>> contact = ContactModel(normal_exponents=law_exponents(SpringDamper, stiffness=1.25))
     """
+    names = list(law.PARAMETERS)
+    unknown = [name for name in exponents if name not in names]
+    if unknown:
+        raise ValueError(
+            f"law_exponents: {unknown[0]} is no parameter of {law.__name__} (expected {', '.join(names) or 'none'})"
+        )
     values = {**law.EXPONENTS, **exponents}
     for name, value in values.items():
         check_argument(name, value, FINITE)
-    names = list(law.PARAMETERS)
     return eqx.tree_at(
         lambda default: [getattr(default, name) for name in names],
         law(),

@@ -132,7 +132,7 @@ def draw(out_dir: Path) -> list[Path]:
             color=colours[case],
             ms=4,
             lw=1,
-            label=f"{case}, {name}: order {result.order():.2f}",
+            label=f"{case}, {name}: " + (f"order {order:.2f}" if (order := result.order()) is not None else "no order"),
         )
     error.set(title="distance to the limit law (order: last 3 α)", xlabel="α", ylabel="max_i |v_i − v_i^lim|")
     error.legend(fontsize=6, ncol=2)

@@ -37,6 +37,7 @@ from regcontact.rigid._formulations import (
     time_stepping_convergence as time_stepping_convergence,
 )
 from regcontact.rigid._impacts import (
+    COULOMB_MU_LIMIT as COULOMB_MU_LIMIT,
     IMPACT_LAWS as IMPACT_LAWS,
     RESTITUTION_LAWS as RESTITUTION_LAWS,
     AbstractImpactLaw as AbstractImpactLaw,

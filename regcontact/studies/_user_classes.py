@@ -123,7 +123,7 @@ def _import_file(key: str, value: str, path: Path, expected: str) -> Any:
     sys.modules[module_name] = module  # dataclasses and equinox look the class's module up while it is made
     try:
         spec.loader.exec_module(module)
-    except Exception as error:
+    except (Exception, SystemExit) as error:  # a sys.exit() in the file is its failure, not the command's end
         del sys.modules[module_name]
         raise cfg.ConfigError(key, value, f"{expected}; importing {path} failed ({one_line(error)})") from None
     _IMPORTED[module_name] = _user_sources(set(sys.modules) - before - {module_name})
@@ -160,7 +160,7 @@ def _import_module(key: str, value: str, where: str, expected: str) -> Any:
         if error.name is not None and (where == error.name or where.startswith(error.name + ".")):
             raise cfg.ConfigError(key, value, f"{expected}; no module named {error.name!r}") from None
         raise cfg.ConfigError(key, value, f"{expected}; importing {where} failed ({one_line(error)})") from None
-    except Exception as error:
+    except (Exception, SystemExit) as error:  # KeyboardInterrupt still ends the command
         raise cfg.ConfigError(key, value, f"{expected}; importing {where} failed ({one_line(error)})") from None
 
 

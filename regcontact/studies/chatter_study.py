@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 
 from regcontact.contact import ClippedKelvinVoigt, ContactModel, ViscousCoulomb, law_exponents
 from regcontact.rigid import (
+    COULOMB_MU_LIMIT,
     ChatterSequence,
     chatter_sequence,
     compliant_limit_map,
@@ -178,6 +179,14 @@ class ChatterStudy(AbstractStudyKind):
                 "at least 1/2 (friction acting during the impacts)",
             )
         system_from_config(system)  # the system's own rules (a Delassus matrix that is positive definite, …)
+        law = limit_law(contact_model(system, config["compliant"]))
+        if law.friction == "coulomb" and not system["mu"] <= COULOMB_MU_LIMIT:
+            raise cfg.ConfigError(
+                "system.mu",
+                system["mu"],
+                f"a friction coefficient at most {COULOMB_MU_LIMIT:g}, the range the rigid reference's impacts with "
+                "Coulomb friction are resolved over",
+            )
         try:
             zeno = rigid_sequence(config).zeno_time
         except ValueError as error:  # what the rigid sequence refuses, said as the config's

@@ -234,13 +234,14 @@ def finite_or_table(**fields: Parser) -> Parser:
 
 def load_or_table(number: Parser, **fields: Parser) -> Parser:
     """A load: a number (parsed by ``number``), a ramp ``{start, rate}`` or ``{start, rate, until}`` (finite
-    numbers), a table ``{times, values}`` (lists of finite numbers; the profile checks their order), or an inline
-    table with exactly the given ``fields``. Tables are returned as dicts (the system builds the profile)."""
-    ramp, ramp_held = {"start": finite, "rate": finite}, {"start": finite, "rate": finite, "until": finite}
+    numbers, ``until ≥ 0``), a table ``{times, values}`` (lists of finite numbers; the profile checks their
+    order), or an inline table with exactly the given ``fields``. Tables are returned as dicts (the system builds
+    the profile)."""
+    ramp, ramp_held = {"start": finite, "rate": finite}, {"start": finite, "rate": finite, "until": nonnegative}
     table = {"times": list_of(finite, 2, "times"), "values": list_of(finite, 2, "values")}
     shapes = [ramp, ramp_held, table] + ([fields] if fields else [])
     others = "".join(f" or {{{', '.join(f)}}}" for f in ([fields] if fields else []))
-    loads = f"a ramp {{start, rate[, until]}}, a table {{times, values}}{others}"
+    loads = f"a ramp {{start, rate[, until ≥ 0]}}, a table {{times, values}}{others}"
     expected = f"a number, {loads}"
 
     def parse(value: Any) -> Any:

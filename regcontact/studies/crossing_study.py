@@ -10,7 +10,7 @@ from typing import Any, final
 
 import numpy as np
 
-from regcontact.convergence import MIN_ORDER, fit_order
+from regcontact.convergence import MIN_ORDER, fit_order, why_no_order
 from regcontact.studies import config as cfg
 from regcontact.studies._study_kind import AbstractStudyKind, Estimate
 from regcontact.studies.study_result import StudyResult
@@ -219,7 +219,9 @@ class SpatialCrossingStudy(AbstractStudyKind):
             order = orders[column]
             last = rows[-1][column]
             if order is None:
-                summary.append(f"{label}: {last:.3g} at α = {alpha[-1]:g}; no order (fewer than two positive values)")
+                values = np.array([row[column] for row in rows])
+                why = why_no_order(alpha) or f"{int(np.sum(~(values > 0)))} value(s) not positive"
+                summary.append(f"{label}: {last:.3g} at α = {alpha[-1]:g}; no order ({why})")
                 continue
             trend = "falls" if order["order"] >= MIN_ORDER else "does not fall"
             summary.append(

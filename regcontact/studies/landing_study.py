@@ -19,7 +19,7 @@ from regcontact.contact import (
     ViscousCoulomb,
     law_exponents,
 )
-from regcontact.convergence import MIN_TAIL_POINTS, fit_order
+from regcontact.convergence import MIN_ORDER_VALUES, fit_order, why_no_order
 from regcontact.rigid import (
     ContactState,
     compliant_limit,
@@ -293,10 +293,13 @@ def _summary(rows: list[dict[str, Any]]) -> list[str]:
         lines.append(
             f"{system}, {model}, friction {friction} during the impact: {len(group)} landings; laws agree in "
             f"{sum(r['laws_agree'] for r in group)}; converge to lcp {counts['lcp']}, darboux_keller "
-            f"{counts['darboux_keller']}, compliant_limit {counts['compliant_limit']}; order to compliant_limit "
-            f"median {np.median(orders):.2f}"
-            if orders
-            else "no order"
+            f"{counts['darboux_keller']}, compliant_limit {counts['compliant_limit']}; "
+            + (
+                f"order to compliant_limit median {np.median(orders):.2f}"
+                if orders
+                else f"no order to compliant_limit (no landing has {MIN_ORDER_VALUES} distinct α with a distance above "
+                "the solves' accuracy)"
+            )
         )
     total = len(rows)
     limit = sum("compliant_limit" in r["converges_to"].split() for r in rows)
@@ -340,8 +343,9 @@ class LandingTableStudy(AbstractStudyKind):
 
     def check(self, config: dict[str, Any], overridden: list[str]) -> list[str]:
         del overridden
-        if len(config["compliant"]["alpha"]) < 3:
-            raise cfg.ConfigError("compliant.alpha", config["compliant"]["alpha"], "at least three values (an order)")
+        alpha = config["compliant"]["alpha"]
+        if why_no_order(alpha) is not None:
+            raise cfg.ConfigError("compliant.alpha", alpha, f"at least {MIN_ORDER_VALUES} distinct values (an order)")
         return []
 
     def estimate(self, config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
@@ -395,12 +399,10 @@ class LandingTableStudy(AbstractStudyKind):
             for name in IMPACT_REFERENCES:
                 d = distances[name]
                 above = np.isfinite(d) & (d > floor)  # distances at the solves' accuracy carry no order
-                fit = fit_order(alphas[above], d[above]) if above.sum() >= MIN_TAIL_POINTS else None
+                fit = fit_order(alphas[above], d[above])
                 row[f"distance_{name}"] = None if not np.isfinite(d[-1]) else float(d[-1])
                 row[f"order_{name}"] = None if fit is None else fit.order
-                reached = (
-                    np.isfinite(d[-1]) and d[-1] <= floor and above.sum() < MIN_TAIL_POINTS
-                )  # at the accuracy early
+                reached = np.isfinite(d[-1]) and d[-1] <= floor and fit is None  # at the accuracy early
                 if reached or (fit is not None and min(fit.order, fit.local_orders[-1]) >= 0.5 * law.scale_exponent):
                     converges.append(name)
             row["converges_to"] = " ".join(converges) or "none"

@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from regcontact.contact import BilinearSpring, ContactModel, HuntCrossley, SpringDamper, ViscousCoulomb, law_exponents
+from regcontact.convergence import MIN_ORDER_VALUES, why_no_order
 from regcontact.rigid import compliant_limit, limit_law
 from regcontact.studies import config as cfg
 from regcontact.studies._study_kind import AbstractStudyKind, Estimate
@@ -109,13 +110,24 @@ class ChainImpact:
         """``max_i |v_i − v_i^lim|`` per α (NaN where the run did not finish with every contact open)."""
         return np.where(self.finished, np.max(np.abs(self.compliant - self.limit), axis=1), np.nan)
 
-    def order(self, last: int = 3) -> float:
-        """The order fitted to the ``last`` α's errors (finished runs only; NaN with fewer than two)."""
-        alphas, errors = self.alphas[-last:], self.errors[-last:]
-        kept = np.isfinite(errors) & (errors > 0)
-        if kept.sum() < 2:
-            return float("nan")
-        return float(-np.polyfit(np.log(alphas[kept]), np.log(errors[kept]), 1)[0])
+    def _fitted(self, last: int) -> NDArray[np.bool_]:
+        """The runs the order is fitted over: at the ``last`` distinct largest α, finished, with an error ``> 0``."""
+        distinct = np.unique(self.alphas)
+        errors = self.errors
+        return (self.alphas >= distinct[-min(last, distinct.size)]) & np.isfinite(errors) & (errors > 0)
+
+    def why_no_order(self, last: int = 3) -> str | None:
+        """Why :meth:`order` is ``None`` (``"only 2 distinct α among the last 3 with a finished run"``), or ``None``."""
+        why = why_no_order(self.alphas[self._fitted(last)])
+        return None if why is None else f"{why} among the last {last} with a finished run"
+
+    def order(self, last: int = 3) -> float | None:
+        """The order fitted to the errors at the ``last`` distinct α (finished runs only; ``None`` with fewer than
+        ``MIN_ORDER_VALUES`` distinct α among them)."""
+        kept = self._fitted(last)
+        if self.why_no_order(last) is not None:
+            return None
+        return float(-np.polyfit(np.log(self.alphas[kept]), np.log(self.errors[kept]), 1)[0])
 
 
 def chain_impact(
@@ -200,8 +212,9 @@ class MultipleImpactsStudy(AbstractStudyKind):
 
     def check(self, config: dict[str, Any], overridden: list[str]) -> list[str]:
         del overridden
-        if len(config["compliant"]["alpha"]) < 3:
-            raise cfg.ConfigError("compliant.alpha", config["compliant"]["alpha"], "at least three values (an order)")
+        alpha = config["compliant"]["alpha"]
+        if why_no_order(alpha) is not None:
+            raise cfg.ConfigError("compliant.alpha", alpha, f"at least {MIN_ORDER_VALUES} distinct values (an order)")
         if config["chains"]["balls"] < 2:
             raise cfg.ConfigError("chains.balls", config["chains"]["balls"], "at least 2 balls")
         return []
@@ -225,7 +238,7 @@ class MultipleImpactsStudy(AbstractStudyKind):
         chains_config, compliant = config["chains"], config["compliant"]
         alphas = np.asarray(sorted(compliant["alpha"]), dtype=float)
         built = cases(chains_config["balls"])
-        rows, details, failures, timings = [], [], [], {"compliant_s": 0.0}
+        rows, details, failures, summary, timings = [], [], [], [], {"compliant_s": 0.0}
         for case in chains_config["cases"]:
             chain = built[case]
             before = np.asarray(chain.v0 if isinstance(chain, BallChain) else chain.initial_state()[1])
@@ -254,7 +267,7 @@ class MultipleImpactsStudy(AbstractStudyKind):
                         "law": law,
                         "balls": chain.num_balls if isinstance(chain, BallChain) else None,
                         "distance_to_limit": None if not np.isfinite(last) else float(last),
-                        "order_to_limit": None if not np.isfinite(result.order()) else result.order(),
+                        "order_to_limit": result.order(),
                         "momentum_change": momentum_change,
                         "energy_ratio": energy_ratio,
                         "finished_runs": int(result.finished.sum()),
@@ -263,6 +276,11 @@ class MultipleImpactsStudy(AbstractStudyKind):
                 details.append(
                     {"case": case, "law": law, "limit": result.limit.tolist(), "compliant": result.compliant.tolist()}
                 )
+                order = result.order()
+                summary.append(
+                    f"{case}, {law}: distance {rows[-1]['distance_to_limit']}, "
+                    + (f"order {order}" if order is not None else f"no order ({result.why_no_order()})")
+                )
         return StudyResult(
             name=config["study"]["name"],
             kind=_KIND,
@@ -270,10 +288,7 @@ class MultipleImpactsStudy(AbstractStudyKind):
             references={"alpha": alphas.tolist(), "velocities": details},
             timings=timings,
             failures=failures,
-            summary=[
-                f"{r['chain']}, {r['law']}: distance {r['distance_to_limit']}, order {r['order_to_limit']}"
-                for r in rows
-            ],
+            summary=summary,
         )
 
 

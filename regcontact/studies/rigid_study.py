@@ -8,6 +8,7 @@ from typing import Any, final
 
 import numpy as np
 
+from regcontact.convergence import why_no_order
 from regcontact.rigid import (
     ContactSolutions,
     ContactState,
@@ -200,9 +201,14 @@ class RigidPainleveStudy(AbstractStudyKind):
                     "distance": convergence.distance.tolist(),
                     "order": convergence.order,
                 }
+                measured = (
+                    f"no order ({why_no_order(convergence.dt, 'δt')})"
+                    if convergence.order is None
+                    else f"measured order {convergence.order:.3f}"
+                )
                 summary.append(
-                    f"{name}: sticking time-stepping solution → impulse-velocity Λ as δt → 0: measured order "
-                    f"{convergence.order:.3f} (distance {convergence.distance[0]:.3g} at δt = {convergence.dt[0]:g}, "
+                    f"{name}: sticking time-stepping solution → impulse-velocity Λ as δt → 0: {measured} "
+                    f"(distance {convergence.distance[0]:.3g} at δt = {convergence.dt[0]:g}, "
                     f"{convergence.distance[-1]:.3g} at δt = {convergence.dt[-1]:g})"
                 )
 

@@ -20,7 +20,7 @@ from regcontact.compliant.dynamics import CompliantSystem, contact_forces
 from regcontact.compliant.modes import compliant_mode_events, compliant_modes
 from regcontact.compliant.termination import effective_normal_mass, slow_force_scale
 from regcontact.contact import ContactModel, ViscousCoulomb
-from regcontact.convergence import fit_order
+from regcontact.convergence import fit_order, why_no_order
 from regcontact.motion_events import (
     IMPULSE_FACTOR,
     Impulse,
@@ -469,14 +469,22 @@ class _Verdict:
         return columns, left_out
 
 
+_ORDERED = ("distance_q", "distance_v", "event_error")
+
+
 def _orders(rows: list[dict[str, Any]], key: str, sign: float) -> dict[str, Any]:
-    """Order of each distance (and of the event error) in ``key`` (α, or 1/δt): :func:`fit_order`'s tail fit."""
+    """Order of each distance (and of the event error) in ``key`` (α, or 1/δt): :func:`fit_order`'s tail fit;
+    ``None`` where there is none, and why under ``"no_order"``."""
     result: dict[str, Any] = {}
-    for name in ("distance_q", "distance_v", "event_error"):
+    why: dict[str, str] = {}
+    variable = "α" if key == "alpha" else "δt"
+    for name in _ORDERED:
         kept = sorted(
             ((r[key] ** sign, r[name]) for r in rows if r[name] is not None and r[name] > 0), key=lambda p: p[0]
         )
-        fit = fit_order([p[0] for p in kept], [p[1] for p in kept]) if len(kept) >= 2 else None
+        fit = fit_order([p[0] for p in kept], [p[1] for p in kept])
+        if fit is None:
+            why[name] = f"{why_no_order([p[0] for p in kept], variable)} with the reference's events and {name} > 0"
         result[name] = (
             None
             if fit is None
@@ -487,15 +495,16 @@ def _orders(rows: list[dict[str, Any]], key: str, sign: float) -> dict[str, Any]
                 "residual": fit.residual,
             }
         )
-    return result
+    return {**result, "no_order": why}
 
 
 def _order_line(name: str, variable: str, entry: dict[str, Any]) -> str:
     parts = []
-    for quantity in ("distance_q", "distance_v", "event_error"):
+    for quantity in _ORDERED:
         fit = entry[quantity]
         if fit is None:
-            parts.append(f"{quantity}: no order")
+            why = entry.get("no_order", {}).get(quantity)
+            parts.append(f"{quantity}: no order" + (f" ({why})" if why else ""))
             continue
         local = ", ".join(f"{p:.2f}" for p in fit["local_orders"])
         low, high = fit["range"]

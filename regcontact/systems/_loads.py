@@ -14,9 +14,18 @@ from typing import Any, ClassVar
 import equinox as eqx
 import jax.numpy as jnp
 import numpy as np
-from jaxtyping import Array, ArrayLike, Float
+from jaxtyping import Array, ArrayLike, Bool, Float
 
-from regcontact._argument_checks import FINITE, ArgumentError, check_argument, is_traced
+from regcontact._argument_checks import (
+    FINITE,
+    NONNEGATIVE,
+    ArgumentError,
+    Rule,
+    check_argument,
+    check_arguments,
+    holds,
+    is_traced,
+)
 from regcontact._readable_repr import readable_repr
 
 __all__ = ["AbstractLoad", "ConstantLoad", "RampLoad", "TableLoad", "depends_on_time", "load_at", "load_rule_value"]
@@ -34,6 +43,11 @@ class AbstractLoad(eqx.Module):
     @abc.abstractmethod
     def __call__(self, t: ArrayLike) -> Float[Array, ""]:
         """``f(t)``."""
+
+    def follows_rules(self) -> Bool[Array, ""]:
+        """Whether the profile's arguments follow the rules its constructor checks, as a JAX boolean: the check a
+        compiled run makes of a profile whose values were traced or set by ``eqx.tree_at`` (never checked)."""
+        return jnp.asarray(True)
 
 
 def _f64(x: ArrayLike) -> Array:
@@ -54,6 +68,11 @@ class ConstantLoad(AbstractLoad):
         return self.value
 
 
+#: What each argument of a :class:`RampLoad` must be (an ``until < 0`` would stop the ramp before it starts:
+#: ``f(0) ≠ start``). A module constant, not a class variable: a profile's fields are written out as they are.
+_RAMP_RULES: dict[str, Rule] = {"start": FINITE, "rate": FINITE, "until": NONNEGATIVE}
+
+
 class RampLoad(AbstractLoad):
     """``f(t) = start + rate · min(t, until)``: a load that changes at a constant rate, held from ``until`` on.
 
@@ -61,7 +80,8 @@ class RampLoad(AbstractLoad):
 
     - ``start``: ``f(0)``.
     - ``rate``: ``df/dt`` while it ramps.
-    - ``until``: the time the ramp stops (``f`` held at ``start + rate · until`` after it); ``None``: never.
+    - ``until``: the time the ramp stops, ``≥ 0`` (``f`` held at ``start + rate · until`` after it); ``None``:
+      never.
 
     Example: ``RampLoad(0.0, 0.5, until=2.0)`` rises from 0 to 1 over ``t ∈ [0, 2]`` and stays at 1.
     """
@@ -71,8 +91,7 @@ class RampLoad(AbstractLoad):
     until: Float[Array, ""] | None
 
     def __init__(self, start: ArrayLike, rate: ArrayLike, until: ArrayLike | None = None):
-        for name, value in (("start", start), ("rate", rate), ("until", until)):
-            check_argument(name, value, FINITE)
+        check_arguments(_RAMP_RULES, start=start, rate=rate, until=until)
         self.start, self.rate = _f64(start), _f64(rate)
         self.until = None if until is None else _f64(until)
 
@@ -80,6 +99,9 @@ class RampLoad(AbstractLoad):
         t = jnp.asarray(t, dtype=float)
         ramp_time = t if self.until is None else jnp.minimum(t, self.until)
         return self.start + self.rate * ramp_time
+
+    def follows_rules(self) -> Bool[Array, ""]:
+        return jnp.asarray(True) if self.until is None else holds(self.until, _RAMP_RULES["until"])
 
 
 class TableLoad(AbstractLoad):
@@ -109,6 +131,12 @@ class TableLoad(AbstractLoad):
 
     def __call__(self, t: ArrayLike) -> Float[Array, ""]:
         return jnp.interp(jnp.asarray(t, dtype=float), self.times, self.values)
+
+    def follows_rules(self) -> Bool[Array, ""]:
+        """Whether the times increase strictly (``jnp.interp`` would read an unsorted table without a word)."""
+        if self.times.shape[-1] < 2:
+            return jnp.asarray(False)
+        return jnp.all(jnp.diff(self.times) > 0)
 
 
 def load_at(load: ArrayLike | AbstractLoad, t: ArrayLike) -> Float[Array, ""]:

@@ -180,6 +180,14 @@ def test_default_exponents_scale_each_law_its_own_way():
     np.testing.assert_allclose(float(friction.damping), 1e6)
 
 
+def test_law_exponents_refuses_a_name_the_law_does_not_have():
+    """``stifness`` (misspelt) was dropped without a word, leaving the stiffness at its default exponent."""
+    with pytest.raises(ValueError) as error:
+        law_exponents(SpringDamper, stifness=2.0)
+    assert str(error.value) == "law_exponents: stifness is no parameter of SpringDamper (expected stiffness, damping)"
+    assert float(law_exponents(SpringDamper, stiffness=2.0).stiffness) == 2.0
+
+
 def test_contact_time_window_needs_a_linear_stiffness():
     with pytest.raises(ConfigError, match="termination.time_limit.*hunt_crossley.*no linear stiffness"):
         load_study(TABLE1, ["contact.normal_law=hunt_crossley"])

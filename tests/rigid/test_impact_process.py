@@ -173,3 +173,14 @@ def test_impact_laws_refuse_what_they_cannot_do():
         impact_process(np.eye(2), [0.5], [[0.5, 0.0]], lambda g, v: 0 * g, "coulomb", rates=[1.0])
     with pytest.raises(ValueError, match="semi-definite"):
         impact_process(-np.eye(2), [0.5], [[-0.5, 0.0]], lambda g, v: 0 * g, "coulomb", rates=[1.0])
+
+
+def test_a_coulomb_limit_impact_past_the_resolved_friction_is_refused():
+    """At μ = 1e200 the slip phase overflowed and the chatter study's Zeno time read −2; the map refuses such a μ
+    with Coulomb friction during the impact, and takes it where friction does not reach the impact scale."""
+    with pytest.raises(ValueError, match=r"^mu = 1e\+200: expected at most 1e\+10 with Coulomb friction"):
+        compliant_limit_map(1.0, 0.3, 1.5, 1e200, 0.2, -1.0, limit_law(SPRING_COULOMB))
+    slow_friction = (SpringDamper(1.0, 0.25), ViscousCoulomb(0.25))  # γ_t ∝ α^0.25: no friction on the impact scale
+    frictionless = ContactModel(SpringDamper(1.0, 1.0), ViscousCoulomb(1.0), *slow_friction)
+    assert limit_law(frictionless).friction == "none"
+    assert compliant_limit_map(1.0, 0.3, 1.5, 1e200, 0.2, -1.0, limit_law(frictionless)).v > 0

@@ -151,3 +151,9 @@ def test_number_of_force_solutions_follows_the_signs_of_A_and_b(mu, phi, torque_
     assert np.sign(b) == np.sign(torque_offset)  # b < 0 exactly below the threshold (Eq. 12)
     expected = 1 if A > 0 else (0 if b > 0 else 2)
     assert len(force_acceleration(state)) == expected
+
+
+def test_time_stepping_at_fewer_than_three_distinct_steps_has_no_order(no_solution_rod):
+    """δt = 1e-2 twice and 1e-3: two distinct steps fix any line, so its slope is no evidence of an order."""
+    convergence = time_stepping_convergence(no_solution_rod, dts=[1e-2, 1e-2, 1e-3])
+    assert convergence.order is None and convergence.distance.shape == (3,)

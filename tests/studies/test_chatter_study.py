@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from regcontact.cli import main
-from regcontact.rigid import kelvin_voigt_restitution
+from regcontact.rigid import COULOMB_MU_LIMIT, kelvin_voigt_restitution
 from regcontact.studies import chatter_study
 from regcontact.studies.loading import load_study
 
@@ -69,4 +69,29 @@ def test_a_contact_form_that_is_not_positive_definite_stops_with_one_line(tmp_pa
     assert main(["run", str(CHATTER), "--out", str(out), "--set", "system.B=10"]) == 2
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and err[0].startswith("regcontact: config error: system."), err
+    assert not out.exists()
+
+
+def test_the_rigid_reference_tends_to_its_large_mu_limit_up_to_the_bound():
+    """With Coulomb friction during the impacts the slip stops within ~1/μ of the impact's impulse: the Zeno time
+    settles as μ grows (the compliant runs, whose viscous friction no longer reaches its cone, are the same for
+    every such μ), up to the bound the map is followed to."""
+    zeno = [
+        chatter_study.rigid_sequence(load_study(CHATTER, [f"system.mu={mu}"]).config).zeno_time
+        for mu in (1e8, 1e9, COULOMB_MU_LIMIT)
+    ]
+    assert abs(zeno[1] - zeno[0]) < 1e-6 and abs(zeno[2] - zeno[1]) < 1e-7, zeno  # falling as 1/μ
+    assert zeno[2] == pytest.approx(3.1247222, abs=1e-7)
+
+
+@pytest.mark.parametrize("mu", ["1e11", "1e200"])
+def test_a_friction_coefficient_past_the_rigid_references_bound_stops_with_one_line(tmp_path, capsys, mu):
+    """μ = 1e50, 1e100, 1e200 gave t_∞ = 3.136, 3.083, −2 with ``ok = True``, the compliant runs unchanged."""
+    out = tmp_path / "out"
+    assert main(["run", str(CHATTER), "--out", str(out), "--set", f"system.mu={mu}"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        f"regcontact: config error: system.mu = {float(mu)!r}: expected a friction coefficient at most 1e+10, the "
+        "range the rigid reference's impacts with Coulomb friction are resolved over"
+    ]
     assert not out.exists()

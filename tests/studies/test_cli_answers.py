@@ -74,7 +74,7 @@ def test_check_refuses_a_bad_config_like_run(capsys):
 
 def test_many_systems_print_the_ends_and_each_warning_once_with_a_count():
     count = 1_600
-    warning = "only 1 distance(s) above round-off: no order"
+    warning = "only 1 distinct α with a distance above round-off: no order"
     systems = [
         {
             "system": {"mu": 1.0 + i / count, "phi0": 0.5},

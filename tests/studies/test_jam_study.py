@@ -112,7 +112,8 @@ def test_a_ramped_torque_in_the_study_file_is_a_ramp_load_whose_rigid_slip_jams_
 @pytest.mark.parametrize(
     ("value", "expected"),
     [
-        ("{start = 0.0}", "a ramp {start, rate[, until]}"),
+        ("{start = 0.0}", "a ramp {start, rate[, until ≥ 0]}"),
+        ("{start = 0.0, rate = 1.0, until = -1.0}", "a ramp {start, rate[, until ≥ 0]}"),
         ("{times = [0.0], values = [1.0]}", "a table {times, values}"),
     ],
 )

@@ -14,7 +14,7 @@ TAIL = "last 3 decades of α (at least 3 points)"
 
 def test_one_alpha_prints_one_line_and_no_warnings():
     """The Painlevé map (α = 1e6 over 1,600 systems) has no α-series: nothing to fit, nothing to warn about."""
-    warning = "only 1 distance(s) above round-off: no order (an order needs two or more: sweep more values)"
+    warning = "only 1 distinct α with a distance above round-off: no order (an order needs 3 or more: sweep more)"
     systems = [
         {"system": {"mu": 1.0, "phi0": 0.1 * i}, "impulse_velocity": {"reference": [0, 0], "warnings": [warning]}}
         for i in range(1_600)
@@ -45,7 +45,7 @@ def test_exact_zeros_are_not_printed_as_a_zero_floor_equal_to_ten():
     result = analyse(np.logspace(-5, -2, 4), np.zeros((4, 2)), np.zeros(2), rtol=1e-10)
     assert result.warnings == (
         "round-off: 4 tail distance(s) exactly 0: equal to the reference, not fitted",
-        "only 0 distance(s) above round-off: no order (the integrals equal the reference already)",
+        "only 0 distinct α with a distance above round-off: no order (the integrals equal the reference already)",
     )
     nonzero = analyse(np.logspace(3, 8, 6), np.full((6, 2), 0.5), np.full(2, 0.5), rtol=1e-10)
     assert any("(= 10·(rtol·size + atol))" in warning for warning in nonzero.warnings), nonzero.warnings
@@ -55,10 +55,14 @@ def test_exact_zeros_are_not_printed_as_a_zero_floor_equal_to_ten():
 def test_warnings_say_what_to_do():
     alpha = np.array([1e3, 1e4])
     two = analyse(alpha, np.stack([0.3 + 1 / np.sqrt(alpha)] * 2, axis=1), np.full(2, 0.3), rtol=1e-10)
-    assert two.warnings == ("only two points fitted: no check that the tail is asymptotic (sweep a third value in it)",)
+    assert two.order is None and two.limit is None
+    assert two.warnings == (
+        "only 2 distinct α with a distance above round-off: no order (an order needs 3 or more: sweep more values)",
+        "no limit extrapolated (the order of the successive differences needs 4 distinct α: sweep more values)",
+    )
     one = analyse(alpha[:1], np.full((1, 2), 0.4), np.full(2, 0.3), rtol=1e-10)
     assert one.warnings == (
-        "only 1 distance(s) above round-off: no order (an order needs two or more: sweep more values)",
+        "only 1 distinct α with a distance above round-off: no order (an order needs 3 or more: sweep more values)",
     )
 
 

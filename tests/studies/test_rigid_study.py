@@ -45,6 +45,15 @@ def test_time_stepping_converges_at_first_order(result):
         assert np.all(np.diff(convergence["distance"]) < 0)
 
 
+def test_a_repeated_time_step_prints_no_order():
+    loaded = load_study(RIGID, ["convergence.dt=[0.01, 0.01]"])
+    result = loaded.kind.run(loaded.config)
+    for setup in ("no_force_solution", "non_unique"):
+        assert result.references[setup]["time_stepping_convergence"]["order"] is None
+    lines = [line for line in result.summary if "as δt → 0" in line]
+    assert len(lines) == 2 and all(": no order (only 1 distinct δt) (distance" in line for line in lines), lines
+
+
 def test_appendix_a(result):
     appendix = result.references["appendix_a"]
     assert appendix["mu_crit"] == pytest.approx(4 / 3, rel=1e-12)

@@ -175,8 +175,9 @@ def test_a_run_without_the_reference_impulse_does_not_agree(jam):
 
 
 def test_no_order_is_fitted_across_the_branch_switch(jam):
-    fit = jam.extra["orders"]["moreau_jean_dt"]["distance_q"]
-    assert fit["range"] == [pytest.approx(2e-3), pytest.approx(1e-2)]  # δt = 1e-3 left out
+    orders = jam.extra["orders"]["moreau_jean_dt"]
+    assert orders["distance_q"] is None  # δt = 1e-3 left out: two δt remain, too few for an order
+    assert orders["no_order"]["distance_q"] == "only 2 distinct δt with the reference's events and distance_q > 0"
     assert [run for run, _ in jam.extra["left_out_of_orders"]] == ["Moreau–Jean δt=0.001"]
     (line,) = [line for line in jam.summary if line.startswith("left out of the orders")]
     assert "Moreau–Jean δt=0.001: impulse" in line

@@ -171,6 +171,34 @@ def test_an_import_that_raises_is_one_line(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(
+    ("kind", "code", "why"),
+    [
+        ("leaving.py:Ball", "import sys\nsys.exit(0)\n", "SystemExit: 0"),
+        ("leaving.py:Ball", "raise SystemExit('bye')\n", "SystemExit: bye"),
+        ("leaving_module_of_a_test:Ball", "import sys\nsys.exit(0)\n", "SystemExit: 0"),
+    ],
+)
+def test_an_import_that_exits_is_one_line(tmp_path, capsys, monkeypatch, kind, code, why):
+    """``sys.exit(0)`` in a body file ended ``regcontact run`` with status 0, no line and nothing written."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    path = _study(tmp_path, kind=kind)
+    name = kind.split(":")[0]
+    (tmp_path / (name if name.endswith(".py") else f"{name}.py")).write_text(code, encoding="utf-8")
+    assert main(["run", str(path), "--out", str(tmp_path / "out")]) == 2
+    line = _one_error_line(capsys)
+    assert line.startswith(f"{PREFIX}system.kind = {kind!r}: expected {PLANAR}; importing "), line
+    assert line.endswith(f" failed ({why})"), line
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_interrupt_while_importing_still_interrupts(tmp_path):
+    path = _study(tmp_path, kind="interrupted.py:Ball")
+    (tmp_path / "interrupted.py").write_text("raise KeyboardInterrupt\n", encoding="utf-8")
+    with pytest.raises(KeyboardInterrupt):
+        rc.run_study(path, progress=lambda message: None)
+
+
+@pytest.mark.parametrize(
     ("edit", "expected"),
     [
         (("vy0 = -1.0\n", "vy0 = -1.0\nradius = 0.1\n"), "system.radius = 0.1: expected a known key (this table has: "),

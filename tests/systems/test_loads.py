@@ -40,6 +40,7 @@ def test_profiles_are_their_formulas():
     [
         (lambda: RampLoad(np.nan, 1.0), "start"),
         (lambda: RampLoad(0.0, 1.0, until=np.inf), "until"),
+        (lambda: RampLoad(1.0, 0.5, until=-2.0), "until = -2.0: expected a number ≥ 0"),  # f(0) was 0, not 1
         (lambda: TableLoad([0.0, 0.0], [1.0, 2.0]), "strictly increasing"),
         (lambda: TableLoad([0.0, 1.0], [1.0]), "one value per time"),
     ],
@@ -195,3 +196,24 @@ def test_rigid_time_stepping_of_the_block_slips_at_t_star_too():
     expected = np.where(t > 0.5, (t - 0.5) ** 2 / 2, 0.0)
     assert np.max(np.abs(v[t < 0.5])) < 1e-12
     np.testing.assert_allclose(v, expected, atol=0.3 * dt)
+
+
+@pytest.mark.slow
+def test_a_profile_set_out_of_its_rules_fails_its_run_by_name():
+    """``eqx.tree_at`` (or a trace) bypasses the constructor: a table whose times do not increase interpolated
+    as if they did and solved with ``ok = True``; such a run, and a ramp held from before it starts, fail as
+    ``invalid_parameter`` without integrating, and the table that keeps its rule solves as before."""
+    import regcontact as rc
+
+    rod = PainleveRod(torque=TableLoad([0.0, 1.0, 2.0], [0.0, 0.1, 0.2]))
+    t_max = 0.5 * float(rc.contact_time(rod, 1e4))
+    controls = rc.Controls(t_max=t_max)
+    good = rc.solve(rod, ContactModel(), 1e4, controls)
+    unsorted = eqx.tree_at(lambda r: r.torque.times, rod, jnp.array([0.0, 2.0, 1.0]))
+    bad = rc.solve(unsorted, ContactModel(), 1e4, controls)
+    assert (bool(good.ok), good.check_name) == (True, "passed")
+    assert (bool(bad.ok), bad.check_name, int(bad.num_steps)) == (False, "invalid_parameter", 0)
+    ramp = PainleveRod(torque=RampLoad(0.1, 0.5, until=1.0))
+    early = eqx.tree_at(lambda r: r.torque.until, ramp, jnp.asarray(-1.0))
+    assert rc.solve(early, ContactModel(), 1e4, controls).check_name == "invalid_parameter"
+    assert rc.solve(ramp, ContactModel(), 1e4, controls).check_name == "passed"

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from regcontact.convergence import why_no_order
 from regcontact.rigid._formulations.contact_law import LawSolver, formulation_solutions
 from regcontact.rigid._formulations.impulse_velocity import impulse_velocity
 from regcontact.rigid._formulations.solutions import ContactLabel, ContactSolutions
@@ -56,11 +57,12 @@ def time_stepping(
 @dataclass(frozen=True)
 class TimeSteppingConvergence:
     """Distances ``‖δt λ̃(δt) − Λ‖₂`` of the time-stepping solution with ``modes`` to a reference impulse, and
-    the order fitted to them (least-squares slope of ``log distance`` against ``log δt``)."""
+    the order fitted to them (least-squares slope of ``log distance`` against ``log δt``; ``None`` with fewer
+    than three distinct δt, :func:`~regcontact.convergence.why_no_order`)."""
 
     dt: NDArray[np.float64]
     distance: NDArray[np.float64]
-    order: float
+    order: float | None
     reference: NDArray[np.float64]
     modes: tuple[ContactLabel, ...]
 
@@ -86,5 +88,5 @@ def time_stepping_convergence(
     distance = np.array(
         [np.linalg.norm(time_stepping(state, dt).with_modes(*modes).reactions - reference) for dt in dts]
     )
-    order = float(np.polyfit(np.log(dts), np.log(distance), 1)[0])
+    order = None if why_no_order(dts, "δt") else float(np.polyfit(np.log(dts), np.log(distance), 1)[0])
     return TimeSteppingConvergence(dt=dts, distance=distance, order=order, reference=reference, modes=modes)

@@ -9,6 +9,7 @@ from regcontact.rigid._impacts.chatter import (
     reverse_chatter_possible as reverse_chatter_possible,
 )
 from regcontact.rigid._impacts.compliant_limit import (
+    COULOMB_MU_LIMIT as COULOMB_MU_LIMIT,
     LimitImpact as LimitImpact,
     LimitLaw as LimitLaw,
     compliant_limit as compliant_limit,

@@ -57,6 +57,7 @@ from regcontact.rigid._state import ContactState, as_contact_state
 from regcontact.systems.system import AbstractSystem
 
 __all__ = [
+    "COULOMB_MU_LIMIT",
     "LimitImpact",
     "LimitLaw",
     "compliant_limit",
@@ -67,6 +68,14 @@ __all__ = [
     "spring_damper_restitution",
     "touchdown_lead",
 ]
+
+
+#: The largest friction coefficient a limit impact with Coulomb friction is followed at. The slip stops after a
+#: normal impulse of about ``|u|/(μA)``, within ``1/μ`` of the impact's: beyond this the integrator no longer
+#: resolves that phase. Measured on the chatter study's contact (``studies/chatter.toml``): its Zeno time is
+#: 3.1247228, 3.12472228, 3.12472223 at μ = 1e8, 1e9, 1e10 (tending to 3.1247222 as 1/μ), then 3.1247271,
+#: 3.12576, 3.07625 at μ = 1e12, 1e14, 1e16, and a negative time at 1e200.
+COULOMB_MU_LIMIT = 1e10
 
 
 @dataclass(frozen=True)
@@ -241,7 +250,8 @@ def compliant_limit_map(
     ``g' = v`` on the impact scale, integrated to the end of the impact. ``v⁻ = 0`` is an impact without collision
     (:mod:`~regcontact.rigid._impacts.without_collision`): the contact must press itself in (``p = C − sμB < 0``
     in the mode its impulse gives it; ``ValueError`` in one line otherwise) and starts from a seed. ``μ ≥ 0`` and
-    every argument finite (``ValueError`` naming the first that is not)."""
+    every argument finite (``ValueError`` naming the first that is not); with Coulomb friction during the impact
+    ``μ ≤`` :data:`COULOMB_MU_LIMIT` (``ValueError`` above it: the slip phase is no longer resolved)."""
     A, B, C = (scalar(name, value, FINITE) for name, value in (("A", A), ("B", B), ("C", C)))
     if not (A > 0 and A * C > B * B):
         raise ValueError(f"A = {A}, B = {B}, C = {C}: the Delassus matrix [[A, B], [B, C]] must be positive definite")
@@ -255,6 +265,8 @@ def compliant_limit_map(
         raise ValueError(f"law.tangential_damping = {law.tangential_damping!r}: expected one value (one contact)")
     if v > 0:
         raise ValueError(f"v = {v}: the contact separates, no impact (expected v ≤ 0)")
+    if law.friction == "coulomb" and mu > COULOMB_MU_LIMIT:
+        raise ValueError(f"mu = {mu:g}: expected at most {COULOMB_MU_LIMIT:g} with Coulomb friction during the impact")
     G, mus, w, growth = np.array([[C, B], [B, A]]), np.array([mu]), np.array([[v, u]]), None
     if v == 0:
         w, growth = seeded_velocity(G, mus, w, None, "compliant_limit_map")
