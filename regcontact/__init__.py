@@ -69,7 +69,6 @@ def _use_default_schedule() -> None:
     _SCHEDULE_SET_ON_IMPORT = False
 
 
-
 def _installed_version() -> str:
     """The installed distribution's version (from the git tags when it was built: ``0.2.0`` at tag ``v0.2.0``),
     read on first use: ``importlib.metadata`` is most of the package's import time, and the command line sets its
@@ -80,6 +79,7 @@ def _installed_version() -> str:
         return version("regcontact")
     except PackageNotFoundError:  # a source tree on sys.path that was never installed
         return "0.0+unknown"
+
 
 if _TYPE_CHECKING:
     from regcontact._api import *  # noqa: F403
