@@ -308,11 +308,18 @@ def list_of(item: Parser, min_length: int = 0, what: str = "values", max_length:
 #: ``{logspace = [a, b, n]}`` (n values from 10^a to 10^b), as numpy reads them.
 RANGES: dict[str, Callable[[float, float, int], np.ndarray]] = {"linspace": np.linspace, "logspace": np.logspace}
 
+#: The most values one range table gives, checked before it is built (ten times the default case limit; a sweep
+#: larger than that in one key is several studies).
+MAX_RANGE_VALUES = 10_000_000
+
 
 def values_of(item: Parser, what: str = "values") -> Parser:
     """A non-empty list of values, or a range table (:data:`RANGES`); each value parsed by ``item``."""
     as_list = list_of(item, 1, what)
-    expected = f"a non-empty list of {what}, or {{linspace = [a, b, n]}} / {{logspace = [a, b, n]}} with n ≥ 1"
+    expected = (
+        f"a non-empty list of {what}, or {{linspace = [a, b, n]}} / {{logspace = [a, b, n]}} with "
+        f"1 ≤ n ≤ {MAX_RANGE_VALUES:,}"
+    )
 
     def parse(value: Any) -> list:
         if isinstance(value, Mapping):
@@ -325,7 +332,7 @@ def values_of(item: Parser, what: str = "values") -> Parser:
                 or not all(isinstance(b, int | float) and not isinstance(b, bool) for b in bounds)
                 or not all(math.isfinite(b) for b in bounds)
                 or not float(bounds[2]).is_integer()
-                or bounds[2] < 1
+                or not 1 <= bounds[2] <= MAX_RANGE_VALUES
             ):
                 raise _Invalid(expected)
             value = [float(x) for x in RANGES[kind](bounds[0], bounds[1], int(bounds[2]))]

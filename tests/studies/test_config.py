@@ -5,6 +5,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from regcontact.studies import config as cfg
 from regcontact.studies.config import ConfigError, apply_override
 from regcontact.studies.loading import load_study
 
@@ -107,18 +108,33 @@ def test_a_swept_key_takes_a_range():
     np.testing.assert_allclose(loaded.config["sweep"]["mu"], [1.4, 1.6, 1.8, 2.0])
 
 
+def _never_built(*args, **kwargs):
+    raise AssertionError("a refused range was built")
+
+
 @pytest.mark.parametrize(
     "assignment, expected",
     [
-        ("sweep.alpha={logspace=[3, 8]}", "{linspace = [a, b, n]} / {logspace = [a, b, n]} with n ≥ 1"),
-        ("sweep.alpha={linspace=[1, 2, 0]}", "{linspace = [a, b, n]} / {logspace = [a, b, n]} with n ≥ 1"),
-        ("sweep.alpha={linspace=[1, 2, 2.5]}", "{linspace = [a, b, n]} / {logspace = [a, b, n]} with n ≥ 1"),
-        ("sweep.alpha={geomspace=[1, 2, 3]}", "{linspace = [a, b, n]} / {logspace = [a, b, n]} with n ≥ 1"),
+        ("sweep.alpha={logspace=[3, 8]}", "{linspace = [a, b, n]} / {logspace = [a, b, n]} with 1 ≤ n ≤ 10,000,000"),
+        ("sweep.alpha={linspace=[1, 2, 0]}", "{linspace = [a, b, n]} / {logspace = [a, b, n]} with 1 ≤ n ≤ 10,000,000"),
+        (
+            "sweep.alpha={linspace=[1, 2, 2.5]}",
+            "{linspace = [a, b, n]} / {logspace = [a, b, n]} with 1 ≤ n ≤ 10,000,000",
+        ),
+        (
+            "sweep.alpha={geomspace=[1, 2, 3]}",
+            "{linspace = [a, b, n]} / {logspace = [a, b, n]} with 1 ≤ n ≤ 10,000,000",
+        ),
+        ("sweep.alpha={linspace=[1e3, 1e4, 1e12]}", "with 1 ≤ n ≤ 10,000,000"),  # 7 TiB, refused before it is built
+        ("sweep.alpha={logspace=[3, 8, 10000001]}", "with 1 ≤ n ≤ 10,000,000"),
         ("sweep.alpha={linspace=[-1, 2, 3]}", "a list of positive numbers, each a positive number"),
         ("sweep.mu={linspace=[-1, 2, 3]}", "each"),
     ],
 )
-def test_a_bad_range_is_one_line_naming_the_key(assignment, expected):
+def test_a_bad_range_is_one_line_naming_the_key(assignment, expected, monkeypatch):
+    if "1e12" in assignment or "10000001" in assignment:  # too long: refused before it is built
+        monkeypatch.setitem(cfg.RANGES, "linspace", _never_built)
+        monkeypatch.setitem(cfg.RANGES, "logspace", _never_built)
     with pytest.raises(ConfigError) as error:
         load_study(TABLE1, [assignment])
     message = str(error.value)
