@@ -10,7 +10,9 @@ classified from its end state, with no extra output from the solve:
 * **end mode**: ``lifts_off`` when ``contact_open`` ended the run; otherwise, from the contact with the largest
   normal force at the end, ``sticks`` when its friction is inside the Coulomb limit (the regularised stick,
   :func:`~regcontact.compliant.modes.contact_sticks`: the rule the whole-motion comparison labels its samples
-  with), and ``slips`` when it is on the limit; ``open`` when no contact carries force.
+  with), and ``slips`` when it is on the limit; ``open`` when no contact carries force. Under a peak law
+  (:class:`~regcontact.contact.AbstractPeakNormalLaw`) the force at the end depends on the peaks the run held,
+  which a run does not return: a run that did not lift off is :data:`UNCLASSIFIED` there, never guessed.
 
 An impulsive run that does not lift off is an impact without collision (Painlevé's IWC, Champneys & Várkonyi).
 """
@@ -28,12 +30,15 @@ from regcontact.compliant._sweep import Case
 from regcontact.compliant.dynamics import CompliantSystem, contact_forces
 from regcontact.compliant.modes import contact_sticks
 from regcontact.compliant.termination import slow_force_scale
-from regcontact.contact import select_contacts
+from regcontact.contact import AbstractPeakNormalLaw, select_contacts
 
-__all__ = ["END_MODES", "IMPULSIVE_FACTOR", "classify"]
+__all__ = ["END_MODES", "IMPULSIVE_FACTOR", "UNCLASSIFIED", "classify"]
 
 #: End modes, indexed by the codes :func:`classify` returns.
 END_MODES = ("lifts_off", "sticks", "slips", "open")
+
+#: The end-mode code of a run whose end cannot be classified (a peak law's run that did not lift off).
+UNCLASSIFIED = -1
 
 #: An impulse is a normal force integral this many times what the slow force can deliver in the run's time.
 IMPULSIVE_FACTOR = 10.0
@@ -54,7 +59,8 @@ def _end_mode(case: Case, run: CompliantRun, lifted: Bool[Array, ""]) -> Int[Arr
 
 @functools.partial(jax.jit, static_argnums=2)
 def classify(cases: Case, runs: CompliantRun, settings: SolveSettings) -> tuple[Bool[Array, " b"], Int[Array, " b"]]:
-    """``(impulsive, end_mode)`` for a batch of cases and their runs (codes index :data:`END_MODES`).
+    """``(impulsive, end_mode)`` for a batch of cases and their runs (codes index :data:`END_MODES`, or are
+    :data:`UNCLASSIFIED`).
 
     Jitted: one compilation for the batch (and JAX's persistent cache), where eager dispatch compiled every
     operation for the batch's shape (10 s of a 50 s, 2,500-case study)."""
@@ -63,4 +69,6 @@ def classify(cases: Case, runs: CompliantRun, settings: SolveSettings) -> tuple[
     normal_integral = jnp.sum(runs.state_end.impulses[..., 0], axis=-1)
     slow = jax.vmap(slow_force_scale)(cases.system)
     impulsive = normal_integral > IMPULSIVE_FACTOR * slow * runs.t_end
+    if isinstance(cases.contact.normal, AbstractPeakNormalLaw):
+        return impulsive, jnp.where(lifted, 0, UNCLASSIFIED)
     return impulsive, jax.vmap(_end_mode)(cases, runs, lifted)

@@ -13,7 +13,7 @@ import numpy as np
 from jaxtyping import ArrayLike
 
 from regcontact.compliant import SOLVER_STATUSES, CompliantRun
-from regcontact.compliant.outcome import END_MODES, classify
+from regcontact.compliant.outcome import END_MODES, UNCLASSIFIED, classify
 from regcontact.compliant.run_checks import RUN_CHECKS
 from regcontact.studies._compliant_limit_reference import LimitReference, LimitReferences
 from regcontact.studies.compliant_cases import SweepCases
@@ -113,7 +113,7 @@ def case_rows(
             "check": check,
             # What the run did (regcontact.compliant.outcome): an impulse or not, and how it ended.
             "impulsive": bool(impulsive[i]) if ok else None,
-            "end_mode": END_MODES[int(end_modes[i])] if ok else None,
+            "end_mode": END_MODES[int(end_modes[i])] if ok and end_modes[i] != UNCLASSIFIED else None,
         }
         rows.append(row)
         if not ok:

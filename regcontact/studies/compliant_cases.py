@@ -28,13 +28,23 @@ from regcontact.systems.system import AbstractSystem
 __all__ = ["SweepCases", "contact_from_config", "sweep_cases"]
 
 
+def _law(cls: type, table: str, values: dict[str, Any]) -> Any:
+    """``cls(**values)``; a value its constructor refuses is a config error of ``contact.<table>.<name>``."""
+    try:
+        return cls(**values)
+    except ArgumentError as error:
+        key = f"contact.{table}.{error.name}"
+        raise cfg.ConfigError(key, values.get(error.name, error.value), error.expected) from None
+
+
 def contact_from_config(contact: dict[str, Any]) -> ContactModel:
-    """The contact model a validated ``[contact]`` table describes."""
+    """The contact model a validated ``[contact]`` table describes (a parameter its law refuses: one
+    :class:`~regcontact.studies.config.ConfigError` naming the key)."""
     normal = normal_law_class(contact["normal_law"])
     friction = friction_law_class(contact["friction_law"])
     return ContactModel(
-        normal=normal(**contact["normal"]),
-        friction=friction(**contact["friction"]),
+        normal=_law(normal, "normal", contact["normal"]),
+        friction=_law(friction, "friction", contact["friction"]),
         normal_exponents=law_exponents(normal, **contact["normal_exponents"]),
         friction_exponents=law_exponents(friction, **contact["friction_exponents"]),
     )
