@@ -170,10 +170,22 @@ def _watch(descriptor: int, stop: _Stop) -> None:
 
 def _end(status: int) -> None:
     """End the process now: tearing down the interpreter while JAX's native threads are still compiling or
-    solving can crash it (a segmentation fault instead of the status)."""
+    solving can crash it (a segmentation fault instead of the status).
+
+    The main thread holds SIGINT and SIGTERM first and answers one that came before (its line and status):
+    from there on the process is past its last write, and a signal that comes while the kernel tears it down
+    changes nothing on disk (the status stays ``status``)."""
     with contextlib.suppress(Exception):
         sys.stdout.flush()
         sys.stderr.flush()
+    if threading.current_thread() is threading.main_thread():
+        with contextlib.suppress(Exception):
+            signal.pthread_sigmask(signal.SIG_BLOCK, (signal.SIGINT, signal.SIGTERM))
+            held = signal.sigpending() & {signal.SIGINT, signal.SIGTERM}  # a handler due runs before this returns
+            if held and status == 0:
+                word, status = ("interrupted", INTERRUPTED) if signal.SIGINT in held else ("terminated", TERMINATED)
+                status = _STOP.say(word, status)
+                sys.stderr.flush()
     os._exit(status)
 
 

@@ -2,7 +2,9 @@
 ``regcontact run`` process (the Table 1 rod at one α) is signalled at times spread over its whole life, measured
 from the moment it has a handler. Each time it ends within a second with status 130 (143), one last line that
 says what is on disk, no traceback and no "Exception ignored" (a signal that lands in one of JAX's
-garbage-collection callbacks is not swallowed), and results on disk only where that line says so."""
+garbage-collection callbacks is not swallowed), and results on disk only where that line says so. A signal
+that comes once the process has held its signals to end (past its last write, while the kernel tears it down)
+leaves its status 0 and its results whole."""
 
 from __future__ import annotations
 
@@ -77,8 +79,13 @@ def test_a_signal_at_any_time_is_answered_within_a_second(tmp_path, lifetime):
         sent = time.perf_counter()
         process.send_signal(signum)
         _, err = process.communicate(timeout=60)
-        answered.append(time.perf_counter() - sent)
         context = f"signal {signum.name} at {delay:.2f} s of {seconds:.2f} s: {err[-2000:]}"
+        if process.returncode == 0:  # it came while the kernel ended a process past its last write
+            assert delay > 0.5 * seconds, context
+            assert word not in err and "Traceback" not in err and "Exception ignored" not in err, context
+            assert (out / "results.csv").exists() and (out / "results.json").exists(), context
+            continue
+        answered.append(time.perf_counter() - sent)
         assert process.returncode == status, context
         assert "Traceback" not in err and "Exception ignored" not in err, context
         last = err.splitlines()[-1]
