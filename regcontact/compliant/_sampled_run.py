@@ -77,7 +77,7 @@ def sampled_run(
     """
     import diffrax
 
-    from regcontact.compliant.solvers import CrossingBisection, RadauIIA5
+    from regcontact.compliant.solvers import CrossingBisection, RadauIIA5, StepFloorController
 
     check_argument("alpha", alpha, POSITIVE)
     check_arguments(Controls.ARGUMENT_RULES, t_max=t_max, rtol=rtol, atol=atol)
@@ -114,7 +114,7 @@ def sampled_run(
         y0=state0,
         args=args,
         saveat=diffrax.SaveAt(subs=[diffrax.SubSaveAt(ts=ts), diffrax.SubSaveAt(t1=True)]),
-        stepsize_controller=diffrax.PIDController(rtol=rtol, atol=atol),
+        stepsize_controller=StepFloorController(rtol=rtol, atol=atol),
         event=event,
         max_steps=max_steps,
         throw=False,

@@ -158,6 +158,8 @@ class Controls(eqx.Module):
     Concrete values (Python numbers, numpy arrays, eager JAX arrays) are checked with the config's rules, a batch
     elementwise; traced values (under ``jit``/``vmap``) are checked by the solve itself, which reports a run with
     a tolerance out of range as ``check_name == "invalid_tolerance"`` (:mod:`regcontact.compliant.run_checks`).
+    A run that reaches a point where no step meets the tolerance ends there with ``status_name ==
+    "dt_min_reached"`` (:class:`~regcontact.compliant.solvers.StepFloorController`).
 
     Args:
         rtol: relative tolerance, in [2.2e-14, 1) (100 float64 epsilons or more: a smaller one cannot be met).
@@ -276,7 +278,7 @@ def _diffeqsolve(
     """
     import diffrax
 
-    from regcontact.compliant.solvers import CrossingBisection
+    from regcontact.compliant.solvers import CrossingBisection, StepFloorController
 
     terminating = tuple(EVENTS[name] for name in settings.events)
     restarts = []
@@ -301,7 +303,7 @@ def _diffeqsolve(
         y0=state0,
         args=args,
         saveat=saveat,
-        stepsize_controller=diffrax.PIDController(rtol=controls.rtol, atol=controls.atol),
+        stepsize_controller=StepFloorController(rtol=controls.rtol, atol=controls.atol),
         event=event,
         max_steps=settings.max_steps,
         throw=False,

@@ -3,7 +3,8 @@
 Below 100 float64 epsilons (2.2e-14, the floor SciPy's and MATLAB's integrators clamp to) a step's error estimate
 is round-off: at rtol 1e-100 the Table 1 run at α = 1e3 ended ``ok`` with (0.1244, 0.1865) for (0.3638, 0.4482).
 Such an rtol is refused in one line by ``Controls`` and by every study's config, and fails its run by name
-(``invalid_tolerance``) when it arrives traced.
+(``invalid_tolerance``) when it arrives traced. A tolerance that no step can meet at a point of the run ends it
+there by name (``dt_min_reached``) instead of crawling through its step budget.
 """
 
 import contextlib
@@ -92,3 +93,58 @@ def test_a_traced_unreachable_rtol_fails_its_run_and_a_reachable_one_agrees_with
     np.testing.assert_array_equal(np.asarray(runs.num_steps)[1:5], 0)  # not integrated
     integrals = np.asarray(runs.force_integrals)
     np.testing.assert_allclose(integrals[5], integrals[0], rtol=1e-10)
+
+
+def _sliding_mode(controller):
+    """``y' = -sign(y)`` from ``y = 1``: at ``t = 1`` the solution reaches 0 and every step past it chatters, so
+    no step, however short, meets the tolerance there."""
+    import diffrax
+    import jax.numpy as jnp
+
+    from regcontact.compliant.solvers import RadauIIA5
+
+    field = diffrax.ODETerm(lambda t, y, args: -jnp.sign(y))
+    return diffrax.diffeqsolve(
+        field,
+        RadauIIA5(),
+        0.0,
+        2.0,
+        None,
+        jnp.ones(1),
+        stepsize_controller=controller(rtol=1e-10, atol=1e-12),
+        max_steps=100_000,
+        throw=False,
+        saveat=diffrax.SaveAt(t1=True),
+    )
+
+
+def test_a_tolerance_no_step_can_meet_ends_the_run_by_name_instead_of_crawling():
+    import diffrax
+
+    from regcontact.compliant.solvers import StepFloorController
+
+    crawled = _sliding_mode(diffrax.PIDController)
+    assert crawled.result == diffrax.RESULTS.max_steps_reached  # diffrax's own controller spends the budget
+    stopped = _sliding_mode(StepFloorController)
+    assert stopped.result == diffrax.RESULTS.dt_min_reached
+    assert int(stopped.stats["num_steps"]) < 1_000
+    assert abs(float(stopped.ts[-1]) - 1.0) < 1e-9  # it stops at the corner, where no step can meet it
+
+
+def test_the_step_floor_leaves_a_healthy_run_step_for_step_and_its_status_fails_the_run():
+    import diffrax
+
+    from regcontact.compliant._solve import SOLVER_STATUSES, _status_index
+
+    alpha = 1e8
+    run = rc.solve(ROD, ContactModel(), alpha, rc.Controls(t_max=rc.contact_time(ROD, alpha)))
+    assert (run.status_name, run.check_name, int(run.num_steps), int(run.num_rejected_steps)) == (
+        "successful",
+        "passed",
+        269,
+        39,
+    )  # the steps diffrax.PIDController takes on this run
+    code = int(_status_index(diffrax.RESULTS.dt_min_reached))
+    assert SOLVER_STATUSES[code] == "dt_min_reached"
+    failed = eqx.tree_at(lambda r: r.status, run, np.asarray(code))
+    assert not bool(failed.ok)

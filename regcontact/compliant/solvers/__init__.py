@@ -4,6 +4,7 @@
 * :class:`RadauIIA5`: Radau IIA of order 5 with Newton on stage Jacobians, the Hairer–Wanner filtered error
   estimate and collocation dense output (for event root finding).
 * :class:`RadauIIA9`: the same with five stages, order 9 (fewer, longer steps at tight tolerances).
+* :class:`StepFloorController`: diffrax's PID controller that ends a run whose tolerance float64 cannot meet.
 """
 
 from regcontact._crossing_bisection import (
@@ -21,4 +22,8 @@ from regcontact.compliant.solvers.radau_iia import (
     radau_iia5_tableau as radau_iia5_tableau,
     radau_iia_tableau as radau_iia_tableau,
     radau_nodes as radau_nodes,
+)
+from regcontact.compliant.solvers.step_floor import (
+    STEP_FLOOR as STEP_FLOOR,
+    StepFloorController as StepFloorController,
 )
