@@ -1,8 +1,8 @@
 """A step-size controller that says when float64 cannot meet its tolerance.
 
 diffrax's PID controller shrinks a rejected step without bound: once the step it retries is below the spacing of
-float64 numbers at ``t``, the step no longer moves the state by anything the error estimate can see, and a run can
-crawl to its step budget or accept a step on round-off. MATLAB's ``ode15s`` and SciPy's ``Radau`` stop there
+float64 numbers at ``t``, the step no longer moves the state by anything the error estimate can see, and a run
+crawls to its step budget. MATLAB's ``ode15s`` and SciPy's ``Radau`` stop there
 instead ("unable to meet integration tolerances"): a rejected step whose retry is shorter than ``16 ε |t|``
 (``ε`` = float64's epsilon) ends the run. :class:`StepFloorController` is diffrax's PID controller with that stop:
 the run ends with diffrax's ``dt_min_reached``, so it is not ``ok``. Accepted steps are untouched (a short step
