@@ -148,3 +148,20 @@ def test_the_step_floor_leaves_a_healthy_run_step_for_step_and_its_status_fails_
     assert SOLVER_STATUSES[code] == "dt_min_reached"
     failed = eqx.tree_at(lambda r: r.status, run, np.asarray(code))
     assert not bool(failed.ok)
+
+
+@pytest.mark.parametrize(
+    ("name", "rtol", "atol"), [("rtol", 1e-100, 1e-12), ("rtol", 1.5, 1e-12), ("atol", 1e-10, 0.0)]
+)
+def test_the_step_floor_controller_applies_the_tolerance_rules_itself(name, rtol, atol):
+    """Built directly (not through Controls), the controller refuses what Controls refuses; a traced tolerance is
+    the run's to check and is taken."""
+    import jax
+
+    from regcontact.compliant.solvers import StepFloorController
+
+    with pytest.raises(ArgumentError) as refused:
+        StepFloorController(rtol=rtol, atol=atol)
+    assert refused.value.name == name
+    traced = jax.jit(lambda r: StepFloorController(rtol=r, atol=1e-12).rtol)(1e-100)
+    assert float(traced) == 1e-100

@@ -20,6 +20,8 @@ import numpy as np
 import optimistix as optx
 from jaxtyping import Array, PyTree
 
+from ..._argument_checks import POSITIVE, RELATIVE_TOLERANCE, check_arguments
+
 __all__ = ["STEP_FLOOR", "StepFloorController"]
 
 #: The shortest retry of a rejected step at time ``t``, in units of ``|t|``: 16 float64 epsilons (``ode15s``'s
@@ -34,6 +36,11 @@ class StepFloorController(diffrax.AbstractAdaptiveStepSizeController):
     rtol: float | Array
     atol: float | Array
     norm: Callable[[PyTree], float | Array] = optx.rms_norm
+
+    def __check_init__(self):
+        # The tolerances' rules are Controls' (a concrete rtol below 100 ε is refused here too; traced ones are
+        # the run's to check, as invalid_tolerance).
+        check_arguments({"rtol": RELATIVE_TOLERANCE, "atol": POSITIVE}, rtol=self.rtol, atol=self.atol)
 
     def _pid(self) -> diffrax.PIDController:
         return diffrax.PIDController(rtol=self.rtol, atol=self.atol, norm=self.norm)
