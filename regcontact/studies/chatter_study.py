@@ -90,6 +90,25 @@ def _rigid_sequence(values: tuple[float, ...]) -> ChatterSequence:
     return chatter_sequence(system["a"], system["b"], impact, system["slip0"], system["normal_velocity0"])
 
 
+def _check_resolution(config: dict[str, Any], impact_times: NDArray) -> None:
+    """Refuse a sample grid too coarse to see the compared touch-downs: a touch-down is found where a sample in
+    flight is followed by one in contact, so the spacing must be below the shortest compared rigid flight and the
+    contact's duration at the largest α (its undamped half period ``π / √(α C)``, ``k = α``, ``m_n = 1/C``)."""
+    horizon, samples = config["horizon"], config["horizon"]["samples"]
+    flights = np.diff(impact_times[:COMPARED_TOUCHDOWNS])
+    contact = math.pi / math.sqrt(max(config["compliant"]["alpha"]) * config["system"]["C"])
+    shortest = min(float(flights.min(initial=math.inf)), contact)
+    needed = math.floor(horizon["t_end"] / shortest) + 2
+    if samples < needed:
+        raise cfg.ConfigError(
+            "horizon.samples",
+            samples,
+            f"at least {needed:,} samples over t_end = {horizon['t_end']:g}: a spacing below the shortest compared "
+            f"flight ({float(flights.min(initial=math.inf)):.3g}) and the contact time at the largest α "
+            f"({contact:.3g}), so that every compared touch-down is seen",
+        )
+
+
 def _crossings(times: NDArray, gaps: NDArray, downwards: bool) -> NDArray:
     """Times where the gap crosses zero (downwards: closing), linearly interpolated between samples."""
     before, after = gaps[:-1], gaps[1:]
@@ -196,6 +215,7 @@ class ChatterStudy(AbstractStudyKind):
             raise cfg.ConfigError(
                 "horizon.t_end", config["horizon"]["t_end"], f"a time past 1.2 × the Zeno time t_∞ = {zeno:.6g}"
             )
+        _check_resolution(config, rigid_sequence(config).times)
         return []
 
     def estimate(self, config: Mapping[str, Any], devices: DeviceSet) -> Estimate:

@@ -52,6 +52,8 @@ def test_the_compliant_runs_pass_the_zeno_point_and_approach_the_rigid_sequence(
         ("horizon.t_end=1.0", "horizon.t_end"),
         ("system.b=0.5", "system.b"),
         ("system.normal_velocity0=0.0", "system.normal_velocity0"),
+        ("horizon.samples=1", "horizon.samples"),
+        ("horizon.samples=2", "horizon.samples"),
     ],
 )
 def test_bad_input_stops_with_one_line(tmp_path, capsys, assignment, key):
@@ -60,6 +62,16 @@ def test_bad_input_stops_with_one_line(tmp_path, capsys, assignment, key):
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and err[0].startswith(f"regcontact: config error: {key} = "), err
     assert not out.exists()
+
+
+def test_the_sample_grid_must_see_every_compared_touchdown_at_the_largest_alpha(capsys):
+    """Two samples over the horizon ran ``ok`` with one touch-down found and a touch-down error of 3.9: the grid
+    must resolve the shortest compared flight and the contact time ``π/√(α C)`` of the largest α."""
+    coarse = ["--set", "horizon.samples=1000"]
+    assert main(["check", str(CHATTER), *coarse, "--set", "compliant.alpha=[1e4]"]) == 0
+    assert main(["check", str(CHATTER), *coarse, "--set", "compliant.alpha=[1e4, 1e8]"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1].startswith("regcontact: config error: horizon.samples = 1000: expected at least 15,595 "), err
 
 
 def test_a_contact_form_that_is_not_positive_definite_stops_with_one_line(tmp_path, capsys):
