@@ -543,17 +543,42 @@ def _figures(args: argparse.Namespace) -> int:
             _error(str(error))
             return 2
     out_dir.mkdir(parents=True, exist_ok=True)
+    written: list[str] = []
     for name in args.names or sorted(figures):
         start = time.perf_counter()
         try:
-            paths = figures[name](out_dir) if results is None else figures[name](out_dir, results=results)
+            paths = _drawn(figures[name], out_dir, results)
         except ValueError as error:
             if results is None:
                 raise
             _error(f"--from = {args.results!r}: {error}")
             return 2
+        except OSError as error:
+            where = f" ({error.filename})" if error.filename else ""
+            done = f"; written before it: {', '.join(written)}" if written else ""
+            _error(f"{name}: cannot write to {out_dir}: {error.strerror or error}{where}; none of its files kept{done}")
+            return 1
+        written.append(name)
         _progress(f"{name}: wrote {', '.join(str(p) for p in paths)} ({time.perf_counter() - start:.1f} s)")
     return 0
+
+
+def _drawn(draw: Callable[..., list[Path]], out_dir: Path, results: Any) -> list[Path]:
+    """A figure drawn into a fresh folder inside ``out_dir``, then its files moved into ``out_dir`` (a rename on
+    the same disk): a figure whose writing fails (a full disk) leaves no half-written file and keeps the former
+    version of each of its files."""
+    import shutil
+
+    drawing = Path(tempfile.mkdtemp(prefix=".drawing-", dir=out_dir))
+    try:
+        paths = draw(drawing) if results is None else draw(drawing, results=results)
+        for file in sorted(p for p in drawing.rglob("*") if p.is_file()):
+            target = out_dir / file.relative_to(drawing)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(file, target)
+        return [out_dir / Path(path).relative_to(drawing) for path in paths]
+    finally:
+        shutil.rmtree(drawing, ignore_errors=True)
 
 
 def _count(text: str) -> int:

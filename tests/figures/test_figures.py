@@ -43,3 +43,30 @@ def test_every_figure_module_is_private_and_a_name_is_registered_once():
     taken = next(iter(load_figures()))
     with pytest.raises(ValueError, match="registered twice"):
         figure(taken)(lambda out_dir: [])
+
+
+@pytest.mark.slow
+def test_a_full_disk_leaves_no_half_written_figure_and_keeps_the_former_one(tmp_path, capsys, monkeypatch):
+    """A figure is drawn into a folder of its own inside ``--out`` and its files are moved in when all are
+    written: a disk that fills while its PNG is written leaves the former PNG and CSV as they were, no partial
+    file and no drawing folder, and one line naming the figure and the reason."""
+    import errno
+
+    from matplotlib.figure import Figure
+
+    name, out = "champneys_fig9_mode_regions", tmp_path / "figures"
+    assert main(["figures", name, "--out", str(out)]) == 0
+    before = {path.name: path.read_bytes() for path in out.iterdir()}
+    assert set(before) == {f"{name}.png", f"{name}.csv"}
+
+    def full_disk(self, path, *args, **kwargs):
+        with open(path, "wb") as handle:
+            handle.write(b"\x89PNG half")
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(Figure, "savefig", full_disk)
+    capsys.readouterr()
+    assert main(["figures", name, "--out", str(out)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith(f"regcontact: {name}: cannot write to {out}: No space left"), err
+    assert {path.name: path.read_bytes() for path in out.iterdir()} == before
