@@ -103,7 +103,8 @@ class ArgumentError(ValueError):
 
     def __init__(self, name: str, value: Any, expected: str, shown: str | None = None):
         self.name, self.value, self.expected = name, value, expected
-        super().__init__(f"{name} = {repr(value) if shown is None else shown}: expected {expected}")
+        written = " ".join(repr(value).split()) if shown is None else shown  # an array's repr on one line
+        super().__init__(f"{name} = {written}: expected {expected}")
 
 
 def is_traced(value: Any) -> bool:

@@ -26,7 +26,7 @@ __all__ = ["AbstractPlanarRod", "check_slender_inertia", "slender_inertia"]
 
 def slender_inertia(mass: ArrayLike, length: ArrayLike) -> Float[Array, ""]:
     """Moment of inertia of a thin uniform rod about its centre, ``m l² / 12``."""
-    return jnp.asarray(mass) * jnp.asarray(length) ** 2 / 12.0
+    return jnp.asarray(mass, dtype=float) * jnp.asarray(length, dtype=float) ** 2 / 12.0
 
 
 def check_slender_inertia(mass: ArrayLike, length: ArrayLike, inertia: ArrayLike | None) -> None:

@@ -56,6 +56,7 @@ import optimistix as optx
 from jax.flatten_util import ravel_pytree
 from jaxtyping import Array, ArrayLike, Bool, Float, PyTree
 
+from regcontact._argument_checks import ArgumentError, check_count
 from regcontact.compliant.solvers._fused_products import stage_mix
 from regcontact.compliant.solvers._second_order_newton import second_order_filter, second_order_newton_step
 from regcontact.compliant.solvers.polynomial_interpolation import PolynomialInterpolation
@@ -316,6 +317,11 @@ class _RadauIIA(diffrax.AbstractImplicitSolver, diffrax.AbstractAdaptiveSolver):
     second_order: bool = False
 
     def __check_init__(self):
+        check_count("root_find_max_steps", self.root_find_max_steps)
+        check_count("simplified_newton_max_steps", self.simplified_newton_max_steps)
+        for name in ("radau5_tolerances", "second_order"):
+            if not isinstance(getattr(self, name), bool):
+                raise ArgumentError(name, getattr(self, name), "True or False")
         if self.newton not in ("semismooth", "hybrid"):
             raise ValueError(f"newton = {self.newton!r}: expected 'semismooth' or 'hybrid'")
         if self.newton == "hybrid" and self.tableau.stages != 3:
