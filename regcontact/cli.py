@@ -423,9 +423,10 @@ SCHEDULER_ADDRESS = re.compile(r"^([a-z][a-z0-9+.-]*://)?[^\s/]+:\d+/?$")
 @contextlib.contextmanager
 def _engine(args: argparse.Namespace):
     """Where a sweep's chunks are solved: this process, or Dask workers (``--scheduler``, ``--local-cluster``).
-    Says nothing: a cluster that cannot be reached is a one-line :class:`ConfigError`."""
+    Says nothing: a cluster that cannot be reached, or whose workers cannot load a chunk (a class of the study
+    not importable there), is a one-line :class:`ConfigError`."""
     from regcontact.studies.config import ConfigError
-    from regcontact.studies.sweep_engines import DaskEngine, LocalEngine
+    from regcontact.studies.sweep_engines import ChunkNotLoaded, DaskEngine, LocalEngine
 
     if args.scheduler is None and args.local_cluster is None:
         yield LocalEngine()
@@ -445,6 +446,8 @@ def _engine(args: argparse.Namespace):
         except (KeyboardInterrupt, _Terminated):
             _STOP.closing.set()  # the cluster is closed next: the watchdog waits for it
             raise
+        except ChunkNotLoaded as error:
+            raise ConfigError(flag, value, f"workers that can import the study's classes ({error})") from None
 
 
 def _save(result, loaded, out_dir: Path, wide: bool = False) -> bool:

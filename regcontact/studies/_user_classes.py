@@ -7,6 +7,7 @@ import contextlib
 import contextvars
 import hashlib
 import importlib
+import importlib.abc
 import importlib.util
 import inspect
 import os
@@ -25,6 +26,8 @@ __all__ = [
     "constructed",
     "constructor_fields",
     "described",
+    "file_modules",
+    "install_file_modules",
     "is_class_path",
     "load_class",
     "name_or_class",
@@ -38,6 +41,10 @@ _STUDY_FOLDER: contextvars.ContextVar[Path | None] = contextvars.ContextVar("stu
 
 #: Modules imported from files, by (absolute path, SHA-256 of the content).
 _FILE_MODULES: dict[tuple[Path, str], Any] = {}
+
+#: The source of each module imported from a file, by module name: its absolute path and content (what a Dask
+#: worker needs to import the same module, :func:`file_modules`).
+_FILE_SOURCES: dict[str, tuple[str, bytes]] = {}
 
 #: What results record of each class loaded, by its absolute class path.
 _RECORDS: dict[str, dict[str, Any]] = {}
@@ -128,7 +135,43 @@ def _import_file(key: str, value: str, path: Path, expected: str) -> Any:
         raise cfg.ConfigError(key, value, f"{expected}; importing {path} failed ({one_line(error)})") from None
     _IMPORTED[module_name] = _user_sources(set(sys.modules) - before - {module_name})
     _FILE_MODULES[(path, digest)] = module
+    _FILE_SOURCES[module_name] = (str(path), content)
     return module
+
+
+def file_modules(pickled: bytes) -> tuple[tuple[str, str, bytes], ...]:
+    """The modules imported from files that the pickle ``pickled`` refers to (a class of theirs is pickled by its
+    module's name): each as (module name, path, content), for :func:`install_file_modules` in another process."""
+    return tuple((name, *_FILE_SOURCES[name]) for name in sorted(_FILE_SOURCES) if name.encode() in pickled)
+
+
+class _ContentLoader(importlib.abc.Loader):
+    """Executes a file's content as it was read in the process that shipped it (not the file as it is here)."""
+
+    def __init__(self, path: str, content: bytes):
+        self.path, self.content = path, content
+
+    def exec_module(self, module: Any) -> None:
+        exec(compile(self.content, self.path, "exec"), module.__dict__)
+
+
+def install_file_modules(modules: Sequence[tuple[str, str, bytes]]) -> None:
+    """Imports each module of :func:`file_modules` under its own name, from its shipped content (a module of that
+    name is already here: its name holds the content's SHA-256, so it is the same code), so that what refers to
+    its classes unpickles here as in the process that loaded the study."""
+    for name, path, content in modules:
+        if name in sys.modules:
+            continue
+        spec = importlib.util.spec_from_loader(name, _ContentLoader(path, content), origin=path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        module.__file__ = path
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[name]
+            raise
 
 
 def _user_sources(names: set[str]) -> dict[str, str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import abc
 import contextlib
+import pickle
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
@@ -25,8 +26,13 @@ from regcontact.compliant import (
     sweep_chunk_size,
 )
 from regcontact.compliant.devices import describe_devices
+from regcontact.studies._user_classes import file_modules, install_file_modules, one_line
 
-__all__ = ["AbstractSweepEngine", "DaskEngine", "LocalEngine"]
+__all__ = ["AbstractSweepEngine", "ChunkNotLoaded", "DaskEngine", "LocalEngine"]
+
+
+class ChunkNotLoaded(RuntimeError):
+    """A worker could not unpickle a chunk: a class of the study is not importable there (one line)."""
 
 
 class AbstractSweepEngine(abc.ABC):
@@ -88,6 +94,19 @@ def solve_chunk(cases: Case, settings: SolveSettings) -> tuple[CompliantRun, Swe
     return sweep(cases, settings, chunk_size=batch_size(cases))
 
 
+def solve_shipped(modules: tuple[tuple[str, str, bytes], ...], payload: bytes) -> tuple[CompliantRun, SweepTimings]:
+    """A Dask task: the study's modules from files imported here as in the process that loaded the study
+    (:func:`~regcontact.studies._user_classes.install_file_modules`), then the pickled ``(cases, settings)`` of
+    :meth:`DaskEngine.sweep` solved (:func:`solve_chunk`). A chunk that cannot be unpickled here is a
+    :class:`ChunkNotLoaded`, which ends the run, not the worker."""
+    try:
+        install_file_modules(modules)
+        cases, settings = pickle.loads(payload)
+    except Exception as error:
+        raise ChunkNotLoaded(one_line(error)) from None
+    return solve_chunk(cases, settings)
+
+
 class DaskEngine(AbstractSweepEngine):
     """The workers of a ``dask.distributed`` client: one task per chunk, results gathered as they finish."""
 
@@ -133,11 +152,15 @@ class DaskEngine(AbstractSweepEngine):
         workers = len(self.client.scheduler_info(n_workers=-1)["workers"])
         progress(f"sending {len(firsts)} chunks of {chunk} cases to {workers} Dask workers")
 
-        def padded(first: int) -> Case:
-            return jtu.tree_map(lambda leaf: leaf[np.minimum(np.arange(first, first + chunk), total - 1)], host)
+        def padded(first: int) -> bytes:
+            piece = jtu.tree_map(lambda leaf: leaf[np.minimum(np.arange(first, first + chunk), total - 1)], host)
+            return pickle.dumps((piece, settings), protocol=pickle.HIGHEST_PROTOCOL)
 
         start = time.perf_counter()
-        futures = {self.client.submit(solve_chunk, padded(first), settings, pure=False): first for first in firsts}
+        futures = {}
+        for first in firsts:
+            payload = padded(first)
+            futures[self.client.submit(solve_shipped, file_modules(payload), payload, pure=False)] = first
         compile_s = 0.0
         try:
             with SweepProgress(total, left, progress, True, announce_above, chunk_lines=False, started=start) as shown:

@@ -1,8 +1,11 @@
 """A sweep on Dask workers: a local cluster of two worker processes writes what a run in one process writes, and
-a worker killed during the sweep has its chunk solved again (the scheduler's retries), nothing lost."""
+a worker killed during the sweep has its chunk solved again (the scheduler's retries), nothing lost; a body from
+a file of the user's runs there too."""
 
 import os
+import shutil
 import signal
+import threading
 from pathlib import Path
 
 import pytest
@@ -16,6 +19,36 @@ from regcontact.studies.sweep_engines import DaskEngine
 from tests.studies.sweep_study import assert_same_results, run_reference, write_study
 
 pytestmark = pytest.mark.slow
+
+BODIES = Path(__file__).parent / "user_bodies"
+
+#: The ball of ``user_bodies/ball.py`` (``docs/own-body.md``), 2 α × 2 masses in chunks of 2.
+BALL_STUDY = """
+[study]
+name = "ball"
+
+[system]
+kind = "bodies.py:Ball"
+vy0 = -1.0
+vx0 = 0.3
+mu = 0.2
+
+[contact.normal_exponents]
+stiffness = 2.0
+damping = 1.0
+
+[termination]
+time_limit = 10.0
+
+[references]
+impulse_velocity = false
+compliant_limit = false
+
+[sweep]
+alpha = [1e2, 1e4]
+mass = [1.0, 2.5]
+chunk_size = 2
+"""
 
 
 @pytest.fixture(scope="module")
@@ -95,3 +128,23 @@ def test_bad_cluster_options_are_refused_in_one_line_before_anything_runs(tmp_pa
         "(this kind runs in one process)\n"
     )
     assert not out.exists()
+
+
+def test_a_body_from_a_file_runs_on_the_cluster_as_in_one_process(tmp_path, engine):
+    """A study naming ``bodies.py:Ball`` (a module that exists only in the process that loaded the study): the
+    workers import the file's content as that process did, and the cluster writes what one process writes. The
+    run is given 300 s (the workers compile the ball's solve once): a worker that cannot unpickle a chunk would
+    otherwise leave it waiting."""
+    shutil.copy(BODIES / "ball.py", tmp_path / "bodies.py")
+    study = tmp_path / "ball.toml"
+    study.write_text(BALL_STUDY, encoding="utf-8")
+    assert main(["run", str(study), "--out", str(tmp_path / "local")]) == 0
+    address = engine.client.scheduler.address
+    codes: list[int] = []
+    command = ["run", str(study), "--out", str(tmp_path / "cluster"), "--scheduler", address]
+    runner = threading.Thread(target=lambda: codes.append(main(command)), daemon=True)
+    runner.start()
+    runner.join(timeout=300)
+    assert not runner.is_alive(), "the cluster run did not finish within 300 s"
+    assert codes == [0]
+    assert_same_results(tmp_path / "cluster", tmp_path / "local", also=("device",))

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
+import pandas as pd
 import pytest
 
 import regcontact as rc
-from regcontact.studies import ConfigError, load_config
+from regcontact.studies import ConfigError, load_config, multiple_impacts_study
 
 STUDY = """
 [study]
@@ -60,3 +62,54 @@ def test_the_rocking_block_converges_at_order_s_under_gravity(tmp_path):
     assert 0 < row["distance_to_limit"] < 2e-2
     assert row["momentum_change"] == pytest.approx(1.8344, abs=1e-3)  # v_y from −1 to 0.8344, m = 1
     assert 0.3 < row["energy_ratio"] < 1.0
+
+
+def test_a_tapered_chain_whose_masses_span_more_than_1_over_eps_is_refused_in_one_line():
+    """The lightest of ``TAPERED_MAX_BALLS`` balls is within float64's ε of the first; one more is not, and is
+    refused before anything is built, naming the key, the value and the limit. Without the tapered chain the same
+    count is a valid study (the other chains are equal balls)."""
+    limit = multiple_impacts_study.TAPERED_MAX_BALLS
+    eps = np.finfo(float).eps
+    for balls, resolvable in ((limit, True), (limit + 1, False)):
+        masses = np.asarray(multiple_impacts_study.chains(balls, ["tapered"])["tapered"].masses)
+        assert bool(masses.min() / masses.max() >= eps) is resolvable
+    raw = {"study": {"name": "s", "kind": "multiple_impacts"}, "compliant": {"alpha": [1e3, 1e4, 1e5]}}
+    raw["chains"] = {"balls": 2000}
+    with pytest.raises(ConfigError) as error:
+        load_config(raw)
+    assert str(error.value) == (
+        f"chains.balls = 2000: expected at most {limit} balls with the tapered chain (its masses 0.512^i: beyond, "
+        "the lightest is below float64's ε against the first, and its momentum is round-off)"
+    )
+    raw["chains"]["cases"] = ["cradle", "column", "rocking_block"]
+    assert load_config(raw).config["chains"]["balls"] == 2000
+
+
+def test_only_the_cases_asked_for_are_built():
+    """2,000 balls: the tapered chain's masses would underflow (``ValueError`` from ``BallChain``), but a study
+    without it does not build it; each case asked for is built, and no other."""
+    with pytest.raises(ValueError, match="expected positive numbers"):
+        multiple_impacts_study.chains(2000, ["tapered"])
+    assert list(multiple_impacts_study.cases(2000, ["rocking_block"])) == ["rocking_block"]
+    built = multiple_impacts_study.cases(4, ["column", "cradle"])
+    assert list(built) == ["column", "cradle"]
+    assert [chain.num_balls for chain in built.values()] == [4, 4]
+
+
+def test_a_limit_impact_that_does_not_end_is_a_failure_of_its_case_not_a_traceback(tmp_path, monkeypatch, capsys):
+    """The impact process given one segment (as a long chain exhausts its 200): the case's row names it with
+    nothing measured, no compliant run is made, the failure is listed, and the other cases still run."""
+    import importlib
+
+    from regcontact.cli import main
+
+    monkeypatch.setattr(importlib.import_module("regcontact.rigid._impacts.impact_process"), "MAX_SEGMENTS", 1)
+    path = tmp_path / "small_cradle.toml"
+    path.write_text(STUDY, encoding="utf-8")
+    assert main(["run", str(path), "--out", str(tmp_path / "out")]) == 1
+    printed = capsys.readouterr()
+    expected = "cradle, spring_damper: no limit impact (the impact did not end within 1 segments)"
+    assert expected in printed.out + printed.err
+    table = pd.read_csv(tmp_path / "out" / "results.csv")
+    assert list(table["chain"]) == ["cradle"] and list(table["balls"]) == [3]
+    assert table[["distance_to_limit", "order_to_limit", "momentum_change", "finished_runs"]].isna().all(axis=None)

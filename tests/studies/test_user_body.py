@@ -268,3 +268,49 @@ def test_a_planar_body_in_the_spatial_study_is_one_line(tmp_path, capsys):
     expected = "a subclass of regcontact.systems.AbstractSystem with TANGENT_DIM = 2; Ball has TANGENT_DIM = 1"
     assert line.startswith(f"{PREFIX}system.kind = 'bodies.py:Ball': expected {expected}"), line
     assert not (tmp_path / "out").exists()
+
+
+def test_a_chunk_of_a_body_from_a_file_unpickles_in_a_process_that_never_loaded_it(tmp_path, monkeypatch):
+    """What a Dask worker does with a chunk (``solve_shipped``): the modules :func:`file_modules` finds in the
+    pickle are imported from the shipped content under their own names, so the chunk's ball is the ball it was;
+    a pickle whose class cannot be imported there is one line (:class:`ChunkNotLoaded`), not a dead worker."""
+    import pickle
+    import sys
+
+    from regcontact.studies import _user_classes
+    from regcontact.studies.sweep_engines import ChunkNotLoaded, solve_shipped
+
+    shutil.copy(BODIES / "ball.py", tmp_path / "bodies.py")
+    cls = _user_classes.load_class("system.kind", f"{tmp_path}/bodies.py:Ball", rc.AbstractSystem, "a body")
+    payload = pickle.dumps(cls(vy0=-1.5, mass=2.0))
+    modules = _user_classes.file_modules(payload)
+    assert [(name, path) for name, path, _ in modules] == [(cls.__module__, str(tmp_path / "bodies.py"))]
+    assert modules[0][2] == (tmp_path / "bodies.py").read_bytes()
+    (tmp_path / "bodies.py").unlink()  # the content travels: a worker need not see the file
+    monkeypatch.delitem(sys.modules, cls.__module__)  # as in a fresh worker
+    _user_classes.install_file_modules(modules)
+    ball = pickle.loads(payload)
+    assert type(ball).__module__ == cls.__module__ and type(ball) is not cls
+    assert float(ball.vy0) == -1.5 and float(ball.mass) == 2.0
+    monkeypatch.delitem(sys.modules, cls.__module__)
+    with pytest.raises(ChunkNotLoaded, match=rf"^ModuleNotFoundError: No module named '{cls.__module__}'$"):
+        solve_shipped((), payload)
+
+
+def test_workers_that_cannot_load_a_chunk_are_a_one_line_config_error(monkeypatch):
+    """The cluster's refusal names the flag and its value, as an unreachable scheduler's does."""
+    import argparse
+    import contextlib
+
+    from regcontact import cli
+    from regcontact.studies.config import ConfigError
+    from regcontact.studies.sweep_engines import ChunkNotLoaded, DaskEngine
+
+    monkeypatch.setattr(DaskEngine, "connect", lambda scheduler, workers: contextlib.nullcontext(object()))
+    args = argparse.Namespace(scheduler=None, local_cluster=2)
+    with pytest.raises(ConfigError) as raised, cli._engine(args):
+        raise ChunkNotLoaded("ModuleNotFoundError: No module named 'mybodies'")
+    assert str(raised.value) == (
+        "--local-cluster = 2: expected workers that can import the study's classes "
+        "(ModuleNotFoundError: No module named 'mybodies')"
+    )
