@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import operator
+import reprlib
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
@@ -28,6 +29,7 @@ __all__ = [
     "check_arguments",
     "check_count",
     "check_parameters",
+    "check_type",
     "count_problem",
     "holds",
     "in_open_interval",
@@ -213,6 +215,24 @@ def check_count(name: str, value: Any, most: int | None = None) -> int:
     if expected is not None:
         raise ArgumentError(name, value, expected)
     return operator.index(value)
+
+
+def check_type(name: str, value: Any, kind: type | tuple[type, ...], expected: str) -> None:
+    """``TypeError`` of one line unless ``value`` is an instance of ``kind``: ``name = 'rod': expected a system (an
+    AbstractSystem such as PainleveRod()), not a str`` (a class given for its instance says to call it).
+
+    Examples:
+        >>> from regcontact._argument_checks import check_type
+        >>> check_type("count", "3", int, "an integer")
+        Traceback (most recent call last):
+        ...
+        TypeError: count = '3': expected an integer, not a str
+    """
+    if isinstance(value, kind):
+        return
+    if isinstance(value, type):
+        raise TypeError(f"{name} = {value.__name__}: expected {expected}, not the class itself (call it)")
+    raise TypeError(f"{name} = {reprlib.repr(value)}: expected {expected}, not a {type(value).__name__}")
 
 
 def holds(value: Any, rule: Rule) -> jax.Array:

@@ -59,8 +59,14 @@ def force_history(
         alpha: the stiffness multiplier α, positive.
         controls: tolerances and the end time.
         settings: solver, events and restart surfaces (static).
-        ts: the increasing times to sample, within ``[0, t_max]``.
+        ts: the times to sample, a 1-D array, non-decreasing, within ``[0, t_max]``: concrete times that are not
+            are refused; traced ones (under ``jit``/``vmap``) that are not give a run that is not integrated,
+            every sample ``nan`` (as :func:`~regcontact.compliant.trajectory`).
         state0: the initial state (default: the system's own).
+
+    Raises:
+        ValueError: concrete ``ts`` not 1-D, empty, not finite, decreasing somewhere or outside ``[0, t_max]``,
+            naming the first time at fault: ``ts[2] = 0.5: expected times non-decreasing within …``.
 
     Returns:
         A :class:`ForceHistory`: ``ts``, ``forces`` (``m × k × (1+d)``, ``nan`` after an event ended the run), the

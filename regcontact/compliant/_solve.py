@@ -28,6 +28,7 @@ from regcontact._argument_checks import (
     check_argument,
     check_arguments,
     check_count,
+    is_traced,
 )
 from regcontact._readable_repr import readable_repr
 from regcontact.compliant.dynamics import CompliantState, CompliantSystem, initial_state, vector_field
@@ -557,12 +558,21 @@ def trajectory(
     ts: Float[Array, " m"],
     state0: CompliantState | None = None,
 ) -> tuple[CompliantState, Int[Array, ""]]:
-    """The state at the times ``ts`` (increasing, within ``[0, t_max]``; leaves with a leading axis) from
-    ``state0`` (default: the system's initial state) and the solver status.
+    """The state at the times ``ts`` (leaves with a leading axis) from ``state0`` (default: the system's initial
+    state) and the solver status.
 
     Without ``settings.restart_at`` it is one diffrax solve; with it, :func:`solve`'s loop of pieces (a peak law,
     :class:`~regcontact.contact.BilinearSpring`, needs ``restart_at=("peak",)``), each sample taken from the piece
     that holds its time. Times after an event that ended the run hold ``inf``, as diffrax leaves them.
+
+    ``ts`` is a 1-D array of times, non-decreasing, within ``[0, t_max]``. Concrete times that are not are refused
+    (``ts[2] = 0.5: expected times non-decreasing within [0, t_max = 1.0] (ts[1] = 0.7 before it)``); traced
+    ones (under ``jit``/``vmap``) have no value to refuse, so a run whose times break the rule is not integrated
+    and every one of its samples is ``nan``.
+
+    Raises:
+        ValueError: ``ts`` not 1-D, empty, not finite, decreasing somewhere, or outside ``[0, t_max]``, naming
+            the first time at fault.
     """
     states, _, _, status = _held_trajectory(system, contact, alpha, controls, settings, ts, state0)
     return states, status
@@ -586,16 +596,60 @@ def _held_trajectory(
     normal, friction = contact.at_stiffness(alpha)
     args = CompliantSystem(system=system, normal=normal, friction=friction)
     state0 = initial_state(system) if state0 is None else _checked_state(system, state0)
+    ts = _checked_times(ts, controls.t_max)
+    # Traced times are checked in the run: times that break the rule are not integrated (t_max = 0, every saved
+    # time 0, so diffrax has nothing to refuse), and their samples are nan.
+    good = _times_hold(ts, controls.t_max) if is_traced((ts, controls.t_max)) else None
+    if good is not None:
+        ts = jnp.where(good, ts, 0.0)
+        controls = eqx.tree_at(lambda c: c.t_max, controls, jnp.where(good, controls.t_max, 0.0))
     m, k, surfaces = jnp.shape(ts)[0], system.NUM_CONTACTS, len(settings.restart_at)
     if surfaces:
-        pieces = _pieces(args, state0, controls, settings, jnp.asarray(False), ts)
+        finished = jnp.asarray(False) if good is None else ~good
+        pieces = _pieces(args, state0, controls, settings, finished, ts)
         assert pieces.samples is not None and pieces.above is not None and pieces.memory is not None
-        return pieces.samples, pieces.above, pieces.memory, _status_index(pieces.end[7])
-    if isinstance(normal, AbstractPeakNormalLaw):
-        raise ValueError(f"a peak normal law (one that remembers) needs restart_at=('peak',): {normal!r}")
-    no_surfaces = jnp.zeros((0, k), bool)
-    sol = _diffeqsolve(
-        args, jnp.asarray(0.0), state0, controls, settings, no_surfaces, jnp.zeros((0, k)), diffrax.SaveAt(ts=ts)
-    )
-    assert sol.ys is not None  # SaveAt(ts=...) always saves
-    return sol.ys, jnp.zeros((m, 0, k), bool), jnp.zeros((m, 0, k)), _status_index(sol.result)
+        samples, above, memory, status = pieces.samples, pieces.above, pieces.memory, _status_index(pieces.end[7])
+    else:
+        if isinstance(normal, AbstractPeakNormalLaw):
+            raise ValueError(f"a peak normal law (one that remembers) needs restart_at=('peak',): {normal!r}")
+        no_surfaces = jnp.zeros((0, k), bool)
+        sol = _diffeqsolve(
+            args, jnp.asarray(0.0), state0, controls, settings, no_surfaces, jnp.zeros((0, k)), diffrax.SaveAt(ts=ts)
+        )
+        assert sol.ys is not None  # SaveAt(ts=...) always saves
+        samples, above, memory = sol.ys, jnp.zeros((m, 0, k), bool), jnp.zeros((m, 0, k))
+        status = _status_index(sol.result)
+    if good is not None:
+        samples = jtu.tree_map(lambda leaf: jnp.where(good, leaf, jnp.nan), samples)
+    return samples, above, memory, status
+
+
+def _checked_times(ts: Any, t_max: Any) -> Float[Array, " m"]:
+    """``ts`` as a float array if it is a 1-D array of one or more times (its shape is known even when traced)
+    and, where concrete, finite, non-decreasing and within ``[0, t_max]`` (``t_max`` where it is concrete);
+    else ``ArgumentError`` naming the first time at fault."""
+    concrete = not is_traced(ts)
+    if concrete and np.size(ts) != 0:  # an empty array is refused by its shape, below
+        check_argument("ts", ts, FINITE)
+    if np.ndim(ts) != 1 or np.shape(ts)[0] == 0:
+        raise ArgumentError("ts", ts, "a 1-D array of one or more times", shown=f"an array of shape {np.shape(ts)}")
+    if not concrete:
+        return jnp.asarray(ts, dtype=float)
+    times = np.asarray(ts, dtype=float)
+    limit = None if is_traced(t_max) else float(t_max)
+    above = times > limit if limit is not None else np.zeros(times.shape, bool)
+    falls = np.concatenate([[False], times[1:] < times[:-1]])
+    bad = (times < 0.0) | above | falls
+    if np.any(bad):
+        i = int(np.argmax(bad))
+        within = "[0, t_max]" if limit is None else f"[0, t_max = {limit!r}]"
+        before = f" (ts[{i - 1}] = {float(times[i - 1])!r} before it)" if falls[i] else ""
+        raise ArgumentError(f"ts[{i}]", float(times[i]), f"times non-decreasing within {within}{before}")
+    return jnp.asarray(ts, dtype=float)
+
+
+def _times_hold(ts: Float[Array, " m"], t_max: Float[Array, ""]) -> Bool[Array, ""]:
+    """Whether the times ``ts`` are finite, non-decreasing and within ``[0, t_max]``: :func:`_checked_times`'s
+    rule, as a JAX boolean, for times or an end time traced in a compiled run."""
+    inside = jnp.all(jnp.isfinite(ts) & (ts >= 0.0) & (ts <= t_max))
+    return inside & jnp.all(ts[1:] >= ts[:-1])

@@ -27,8 +27,8 @@ import numpy as np
 from jaxtyping import Array, Float
 from numpy.typing import ArrayLike, NDArray
 
-from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, UNIT_INTERVAL, check_argument
-from regcontact.systems.system import AbstractSystem
+from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, UNIT_INTERVAL, check_argument, check_type
+from regcontact.systems.system import SYSTEM_EXPECTED, AbstractSystem
 
 __all__ = [
     "ContactState",
@@ -114,6 +114,7 @@ class ContactState:
         cls, system: AbstractSystem, q: ArrayLike | None = None, v: ArrayLike | None = None, t: float = 0.0
     ) -> ContactState:
         """``system`` at ``(q, v, t)``, by default its initial state."""
+        check_type("system", system, AbstractSystem, SYSTEM_EXPECTED)
         for name, value in (("q", q), ("v", v), ("t", t)):
             check_argument(name, None if value is None else np.asarray(value, dtype=float), FINITE)
         q0, v0 = system.initial_state()
@@ -340,11 +341,9 @@ def initial_contact_states(systems: Sequence[AbstractSystem]) -> list[ContactSta
     return [state for state in states if state is not None]
 
 
-def as_contact_state(state: ContactState | AbstractSystem) -> ContactState:
+def as_contact_state(state: ContactState | AbstractSystem, name: str = "state") -> ContactState:
     """``state`` itself, or a system taken at its initial state (:meth:`ContactState.from_system`): the
-    formulations are written for a :class:`ContactState`, but a system is what users hold."""
-    if isinstance(state, ContactState):
-        return state
-    if isinstance(state, AbstractSystem):
-        return ContactState.from_system(state)
-    raise TypeError(f"expected a ContactState or a system (AbstractSystem), got {type(state).__name__}")
+    formulations are written for a :class:`ContactState`, but a system is what users hold. Anything else is a
+    ``TypeError`` naming the argument, ``name``."""
+    check_type(name, state, (ContactState, AbstractSystem), f"a ContactState or {SYSTEM_EXPECTED}")
+    return state if isinstance(state, ContactState) else ContactState.from_system(state)

@@ -11,6 +11,7 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, ArrayLike, Bool, Complex, Float
 
+from regcontact._argument_checks import check_type
 from regcontact.stability._checks import check_values
 from regcontact.stability._reduced import painleve_parameters
 from regcontact.systems.reduced_contact import ContactSpaceForm
@@ -146,6 +147,7 @@ def linearisation_eigenvalues(gain: ArrayLike, k: ArrayLike, q: ArrayLike) -> Co
 
 def slip_equilibrium(system: FastScaleSystem) -> Equilibrium:
     """Equilibrium of :func:`slip_vector_field`: ``λ_N⁰ = −b / p^s`` (Eq. 15), ``ỹ₀ = λ_N⁰ / k``."""
+    check_type("system", system, FastScaleSystem, "a FastScaleSystem")
     p = system.slip_parameter()
     lambda_n = -system.b / p
     return Equilibrium(
@@ -158,6 +160,7 @@ def slip_equilibrium(system: FastScaleSystem) -> Equilibrium:
 
 def stick_equilibrium(system: FastScaleSystem) -> Equilibrium:
     """Equilibrium of :func:`stick_vector_field`: ``λ_N⁰ = (aB − Ab)/(AC − B²)`` (Eq. 21), gain ``(AC − B²)/A``."""
+    check_type("system", system, FastScaleSystem, "a FastScaleSystem")
     determinant = system.A * system.C - system.B**2
     lambda_n = (system.a * system.B - system.A * system.b) / determinant
     lambda_t = _stick_tangential_force(system, lambda_n)

@@ -15,9 +15,10 @@ import numpy as np
 from jaxtyping import ArrayLike, Float
 from numpy.typing import NDArray
 
+from regcontact._argument_checks import check_type
 from regcontact.rigid import ContactState, darboux_keller
 from regcontact.stability._checks import check_values
-from regcontact.systems.system import AbstractSystem
+from regcontact.systems.system import SYSTEM_EXPECTED, AbstractSystem
 
 __all__ = ["TUMBLING_FAILURES", "TumblingCycle", "TumblingScan", "tumbling_cycle", "tumbling_multipliers"]
 
@@ -127,6 +128,7 @@ def tumbling_cycle(
     check_values(slip_sign=float(slip), cycles=float(cycles))
     if slider not in (0, 1) or slip not in (1, -1) or cycles < 1:
         raise ValueError(f"slider = {slider}, slip = {slip}, cycles = {cycles}: expected 0 or 1, ±1, ≥ 1")
+    check_type("state", state, (ContactState, AbstractSystem), f"a ContactState or {SYSTEM_EXPECTED}")
     state = state if isinstance(state, ContactState) else ContactState.from_system(state)
     if state.num_contacts != 2 or state.velocity.shape[0] != 3:
         raise ValueError(

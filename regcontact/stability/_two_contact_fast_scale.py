@@ -10,6 +10,7 @@ import jax
 import jax.numpy as jnp
 from jaxtyping import Array, ArrayLike, Bool, Complex, Float
 
+from regcontact._argument_checks import check_type
 from regcontact.stability._checks import check_values
 from regcontact.stability._fast_scale import normal_force
 
@@ -142,6 +143,7 @@ def slip_slip_equilibrium(system: TwoContactSystem) -> TwoContactEquilibrium:
         penetrations ``ỹ⁰ = λ⁰/k``, whether both forces are positive, the eigenvalues (roots of
         :func:`characteristic_polynomial`) and whether Routh–Hurwitz says stable.
     """
+    check_type("system", system, TwoContactSystem, "a TwoContactSystem")
     force = -jnp.linalg.solve(system.painleve, system.b)
     coefficients = characteristic_polynomial(system.painleve, system.k, system.q)
     return TwoContactEquilibrium(

@@ -31,12 +31,14 @@ import jax.tree_util as jtu
 import numpy as np
 from jaxtyping import Array, ArrayLike, Float
 
-from regcontact._argument_checks import Rule, is_traced
+from regcontact._argument_checks import Rule, check_type, is_traced
 from regcontact._readable_repr import readable_repr
 
 __all__ = [
+    "SYSTEM_EXPECTED",
     "TANGENT_DIMS",
     "AbstractSystem",
+    "check_is_system",
     "check_system",
     "checked_together",
     "first_bad_system",
@@ -134,6 +136,16 @@ class AbstractSystem(eqx.Module):
     def energy(self, q: Float[Array, " n"], v: Float[Array, " n"]) -> Float[Array, ""]:
         """Kinetic plus potential energy; contact springs excluded."""
         return self.kinetic_energy(q, v) + self.potential_energy(q)
+
+
+#: What an argument that takes a body expects, in words (the phrase of every ``TypeError`` that refuses one).
+SYSTEM_EXPECTED = "a system (an instance of an AbstractSystem subclass, e.g. PainleveRod())"
+
+
+def check_is_system(name: str, value: Any) -> None:
+    """``TypeError`` of one line naming the argument ``name`` unless ``value`` is a system: ``system = 'rod':
+    expected a system (an instance of an AbstractSystem subclass, e.g. PainleveRod()), not a str``."""
+    check_type(name, value, AbstractSystem, SYSTEM_EXPECTED)
 
 
 def require_tangent_dim(system: AbstractSystem, dimension: int, what: str) -> None:

@@ -30,7 +30,7 @@ from regcontact.rigid._formulations.force_acceleration import force_acceleration
 from regcontact.rigid._formulations.impulse_velocity import impulse_velocity
 from regcontact.rigid._formulations.solutions import ContactLabel, ContactSolutions
 from regcontact.rigid._formulations.time_stepping import time_stepping
-from regcontact.rigid._state import ContactState, initial_contact_states
+from regcontact.rigid._state import ContactState, as_contact_state, initial_contact_states
 from regcontact.rigid.lcp._multi_contact_friction import multi_contact_friction_solutions
 from regcontact.systems.system import AbstractSystem
 
@@ -190,7 +190,7 @@ def rigid_references(
     (``docs/rigid.md``, "Units and scaling"): a body rescaled in mass, length and gravity gives the rescaled
     references.
     """
-    state = system if isinstance(system, ContactState) else ContactState.from_system(system)
+    state = as_contact_state(system, "system")
     options = ReferenceOptions(impulse_velocity=impulse_velocity, time_steps=tuple(time_steps))
     return _references(state, options, multi_contact_friction_solutions)
 

@@ -66,7 +66,7 @@ from regcontact.rigid._integrators.trajectory import (
     check_positive,
 )
 from regcontact.rigid._state import ContactState, SystemSnapshots
-from regcontact.systems.system import AbstractSystem
+from regcontact.systems.system import AbstractSystem, check_is_system
 
 __all__ = ["event_driven"]
 
@@ -102,6 +102,7 @@ def event_driven(
     checked first (``ValueError`` in one line: finite states, ``0 < rtol, tol < 1``, ``atol > 0``, ``max_events`` an
     integer ``≥ 0``; ``TypeError`` for an ``impact_law`` that is no :class:`~regcontact.rigid.AbstractImpactLaw`).
     """
+    check_is_system("system", system)
     t_end = check_positive("t_end", t_end)
     check_argument("rtol", rtol, UNIT_INTERVAL)
     check_argument("atol", atol, POSITIVE)

@@ -46,7 +46,7 @@ from regcontact.rigid._integrators.moreau_jean import moreau_jean_step_arrays
 from regcontact.rigid._integrators.trajectory import RigidTrajectory, TrajectoryStatistics, check_positive
 from regcontact.rigid._state import SystemSnapshots
 from regcontact.rigid.lcp._lemke import lemke
-from regcontact.systems.system import AbstractSystem
+from regcontact.systems.system import AbstractSystem, check_is_system
 
 __all__ = ["gholami_time_stepping", "normal_impulse_lcp_solutions"]
 
@@ -87,6 +87,7 @@ def gholami_time_stepping(
 
     ``ValueError`` for ``dt ≤ 0``, ``t_end ≤ 0``, ``threshold ≤ 0`` or an unknown ``selection``, naming it.
     """
+    check_is_system("system", system)
     dt = check_positive("dt", dt)
     t_end = check_positive("t_end", t_end)
     threshold = check_positive("threshold", threshold)

@@ -29,7 +29,7 @@ from regcontact.rigid._integrators.trajectory import RigidTrajectory, Trajectory
 from regcontact.rigid._state import ContactState, SystemSnapshots
 from regcontact.rigid.lcp._lemke import lemke
 from regcontact.rigid.lcp._multi_contact_friction import multi_contact_friction_lcp
-from regcontact.systems.system import AbstractSystem
+from regcontact.systems.system import AbstractSystem, check_is_system
 
 __all__ = ["moreau_jean", "moreau_jean_step", "moreau_jean_step_arrays"]
 
@@ -105,6 +105,7 @@ def moreau_jean(
 
     ``ValueError`` for ``dt ≤ 0``, ``t_end ≤ 0`` or an unknown ``selection``, naming the parameter.
     """
+    check_is_system("system", system)
     dt = check_positive("dt", dt)
     t_end = check_positive("t_end", t_end)
     rule = check_selection_rule(selection)

@@ -26,6 +26,7 @@ from regcontact._argument_checks import FINITE, UNIT_INTERVAL, check_argument
 from regcontact.rigid._painleve.rigid_slip import rigid_slip
 from regcontact.rigid._painleve.slip import SLIP_OUTCOMES
 from regcontact.systems import AbstractSystem, spatial_contact_space_form
+from regcontact.systems.system import check_is_system
 
 __all__ = ["CrossingImpact", "CrossingReference", "crossing_impact", "crossing_reference"]
 
@@ -50,6 +51,7 @@ def crossing_impact(
 
     from regcontact._crossing_bisection import CrossingBisection
 
+    check_is_system("system", system)
     for name, value, rule in (("q", q, FINITE), ("v", v, FINITE), ("rtol", rtol, UNIT_INTERVAL)):
         check_argument(name, value, rule)
 
@@ -119,6 +121,7 @@ class CrossingReference:
 
 def crossing_reference(system: AbstractSystem) -> CrossingReference:
     """The rigid slip of ``system`` from its initial state, which must cross ``p = 0`` (``ValueError`` otherwise)."""
+    check_is_system("system", system)
     slip = jax.jit(rigid_slip)(system)
     outcome = SLIP_OUTCOMES[int(slip.outcome)]
     if outcome != "crossing":

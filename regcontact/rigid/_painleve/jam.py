@@ -24,7 +24,7 @@ from regcontact.rigid._painleve.dynamic_jam import slip_sign
 from regcontact.rigid._painleve.rigid_slip import rigid_slip
 from regcontact.rigid._painleve.slip import SLIP_OUTCOMES
 from regcontact.systems.reduced_two_contact import contact_space_form
-from regcontact.systems.system import AbstractSystem
+from regcontact.systems.system import AbstractSystem, check_is_system
 
 __all__ = ["JamReference", "StickJump", "jam_reference", "stick_jump"]
 
@@ -42,6 +42,7 @@ def stick_jump(system: AbstractSystem, q: Float[Array, " n"], v: Float[Array, " 
     """The impulse along the slip's cone edge that brings the slip ``u = ġ_t`` of the one contact to zero,
     ``I* = |u| / |B − sμA|``, and ``v⁺ = v + M⁻¹(W_n − sμW_t)ᵀ I*`` (module docstring). At a G-spot (``p = 0``) it
     leaves the normal velocity unchanged."""
+    check_is_system("system", system)
     for name, value in (("q", q), ("v", v), ("t", t)):
         check_argument(name, value, FINITE)
     form = contact_space_form(system, q, v, t)
@@ -69,6 +70,7 @@ class JamReference:
 def jam_reference(system: AbstractSystem) -> JamReference:
     """The rigid slip of ``system`` from its initial state, which must jam (``ValueError`` otherwise), taken to
     the G-spot itself (``p = 0``: the jam state of :func:`~regcontact.rigid.rigid_slip`)."""
+    check_is_system("system", system)
     q0, v0 = system.initial_state()
     slip = rigid_slip(system, q0, v0)
     outcome = SLIP_OUTCOMES[int(slip.outcome)]

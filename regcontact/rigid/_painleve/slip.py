@@ -5,7 +5,7 @@ from __future__ import annotations
 import equinox as eqx
 from jaxtyping import Array, Float, Int
 
-from regcontact.systems.system import AbstractSystem
+from regcontact.systems.system import AbstractSystem, check_is_system
 
 __all__ = ["SLIP_OUTCOMES", "RigidSlip", "SlipState", "one_contact"]
 
@@ -71,7 +71,9 @@ class RigidSlip(eqx.Module):
 
 
 def one_contact(system: AbstractSystem) -> None:
-    """Refuse a system with more than one contact in one line (the slip analyses are of one slipping contact)."""
+    """Refuse anything but a system, and a system with more than one contact, in one line (the slip analyses are
+    of one slipping contact)."""
+    check_is_system("system", system)
     if type(system).NUM_CONTACTS != 1:
         raise ValueError(
             f"{type(system).__name__} has {type(system).NUM_CONTACTS} contacts: expected one (the slip analysis is "
