@@ -62,3 +62,28 @@ def run_reference(folder: Path) -> Path:
 
     assert main(["run", str(write_study(folder)), "--out", str(folder / "out")]) == 0
     return folder / "out"
+
+
+#: The ball of ``user_bodies/ball.py`` (``docs/own-body.md``) without its ``[sweep]``: :func:`ball_study` adds it.
+_BALL = """
+[study]
+name = "ball"
+[system]
+kind = "bodies.py:Ball"
+vy0 = -1.0
+vx0 = 0.3
+mu = 0.2
+[contact.normal_exponents]
+stiffness = 2.0
+damping = 1.0
+[termination]
+time_limit = 10.0
+[references]
+impulse_velocity = false
+compliant_limit = false
+"""
+
+
+def ball_study(sweep: str) -> str:
+    """The ball study of ``user_bodies/`` with the ``[sweep]`` table's lines ``sweep``."""
+    return f"{_BALL}[sweep]\n{sweep}\n"

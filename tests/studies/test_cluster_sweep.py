@@ -16,39 +16,14 @@ from regcontact.studies.chunk_checkpoints import ChunkCheckpoints
 from regcontact.studies.loading import load_study
 from regcontact.studies.study_result import write_results
 from regcontact.studies.sweep_engines import DaskEngine
-from tests.studies.sweep_study import assert_same_results, run_reference, write_study
+from tests.studies.sweep_study import assert_same_results, ball_study, run_reference, write_study
 
 pytestmark = pytest.mark.slow
 
 BODIES = Path(__file__).parent / "user_bodies"
 
 #: The ball of ``user_bodies/ball.py`` (``docs/own-body.md``), 2 α × 2 masses in chunks of 2.
-BALL_STUDY = """
-[study]
-name = "ball"
-
-[system]
-kind = "bodies.py:Ball"
-vy0 = -1.0
-vx0 = 0.3
-mu = 0.2
-
-[contact.normal_exponents]
-stiffness = 2.0
-damping = 1.0
-
-[termination]
-time_limit = 10.0
-
-[references]
-impulse_velocity = false
-compliant_limit = false
-
-[sweep]
-alpha = [1e2, 1e4]
-mass = [1.0, 2.5]
-chunk_size = 2
-"""
+BALL_STUDY = ball_study("alpha = [1e2, 1e4]\nmass = [1.0, 2.5]\nchunk_size = 2")
 
 
 @pytest.fixture(scope="module")

@@ -20,32 +20,13 @@ import pytest
 
 from regcontact.cli import main
 from regcontact.studies import _user_classes, chunk_checkpoints
-from tests.studies.sweep_study import assert_same_results, run_reference, write_study
+from tests.studies.sweep_study import assert_same_results, ball_study, run_reference, write_study
 
 pytestmark = pytest.mark.slow
 
 BODIES = Path(__file__).parent / "user_bodies"
 
-BALL_STUDY = """
-[study]
-name = "ball"
-[system]
-kind = "bodies.py:Ball"
-vy0 = -1.0
-vx0 = 0.3
-mu = 0.2
-[contact.normal_exponents]
-stiffness = 2.0
-damping = 1.0
-[termination]
-time_limit = 10.0
-[references]
-impulse_velocity = false
-compliant_limit = false
-[sweep]
-alpha = [1e2, 1e3, 1e4, 1e5]
-chunk_size = 2
-"""
+BALL_STUDY = ball_study("alpha = [1e2, 1e3, 1e4, 1e5]\nchunk_size = 2")
 
 
 def _stop_after(monkeypatch, saved: int) -> None:
