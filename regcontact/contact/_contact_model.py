@@ -18,6 +18,7 @@ from jaxtyping import Array, ArrayLike, Float, PyTree
 from regcontact._argument_checks import FINITE, ArgumentError, check_argument
 from regcontact._readable_repr import readable_repr
 from regcontact.contact._friction_laws import AbstractFrictionLaw, ViscousCoulomb
+from regcontact.contact._law_probe import law_problem
 from regcontact.contact._normal_laws import AbstractNormalLaw, SpringDamper
 from regcontact.contact._per_contact import check_per_contact
 
@@ -131,9 +132,18 @@ class ContactModel(eqx.Module):
 
     def check_contacts(self, num_contacts: int) -> None:
         """Refuse a parameter or exponent that is neither a number nor one value per contact of a system with
-        ``num_contacts`` contacts (``ArgumentError`` in one line: the parameter, its shape and ``k``)."""
+        ``num_contacts`` contacts (``ArgumentError`` in one line: the parameter, its shape and ``k``), and a law
+        whose methods answer with another shape or a value that is not finite at a few open, touching and closed
+        states (``normal_law`` / ``friction_law``, naming the method)."""
         for name in ("normal", "friction", "normal_exponents", "friction_exponents"):
             check_per_contact(getattr(self, name), num_contacts, name)
+        for name in ("normal", "friction"):
+            law = getattr(self, name)
+            problem = law_problem(law, num_contacts)
+            if problem is not None:
+                raise ArgumentError(
+                    f"{name}_law", type(law).__name__, f"a law with one finite value per contact ({problem})"
+                )
 
     def at_stiffness(self, alpha: Float[Array, ""] | float) -> tuple[AbstractNormalLaw, AbstractFrictionLaw]:
         """The (normal, friction) laws with parameters scaled to stiffness multiplier ``alpha`` (a per-contact

@@ -55,6 +55,8 @@ def _check_contacts(model: ContactModel, table: dict[str, Any], num_contacts: in
     try:
         model.check_contacts(num_contacts)
     except ArgumentError as error:
+        if "." not in error.name:  # the law itself: its methods' answers
+            raise cfg.ConfigError(f"contact.{error.name}", table[error.name], error.expected) from None
         group, name = error.name.split(".")
         raise cfg.ConfigError(f"contact.{error.name}", table[group][name], error.expected) from None
 

@@ -150,6 +150,11 @@ class RigidPainleveStudy(AbstractStudyKind):
                     mu,
                     f"a friction coefficient at most {CHECKED_MU:g}, the range the rigid formulations are checked over",
                 )
+        for name, setup in config["setups"].items():  # every setup's rod, refused here rather than mid-run
+            try:
+                _setup_state(config, setup)
+            except cfg.ConfigError as error:
+                raise cfg.ConfigError(error.key, error.value, f"{error.expected} (setup {name})") from None
         changed = [key for key in overridden if key.startswith(("system.", "setups."))]
         if not changed:
             return []

@@ -122,7 +122,8 @@ SYSTEM_FIELDS: dict[str, cfg.Field] = {
 
 
 def rod_from_config(system: dict[str, Any]) -> PainleveRod:
-    """The rod a validated ``[system]`` table describes (resolving ``"slender"`` and a torque below threshold)."""
+    """The rod a validated ``[system]`` table describes (resolving ``"slender"`` and a torque below threshold); a
+    rod its constructor refuses is a ``ConfigError``."""
     values = _rod_values(system)
     if isinstance(values["torque"], dict):
         from regcontact.rigid import torque_threshold  # imported here: validating a config needs no SciPy
@@ -131,7 +132,12 @@ def rod_from_config(system: dict[str, Any]) -> PainleveRod:
             values["phi0"], values["mass"], values["length"], values["inertia"], float(load_at(values["gravity"], 0.0))
         )
         values["torque"] = threshold - values["torque"]["below_threshold"]
-    return PainleveRod(**values)
+    try:
+        return PainleveRod(**values)
+    except ArgumentError as error:
+        raise cfg.ConfigError(f"system.{error.name}", error.value, error.expected) from None
+    except ValueError as error:  # a rule of the whole rod: its values at the initial state
+        raise cfg.ConfigError("system.kind", DEFAULT_KIND, f"a system that can be integrated ({error})") from None
 
 
 #: The two-point rod's keys (``docs/systems.md``).

@@ -177,6 +177,9 @@ def _shape_problem(system: AbstractSystem) -> str | None:
             "contact Jacobians": system.jacobians(q0),
             "Jacobian rates": system.jacobian_rates(q0, v0),
             "friction coefficients": jnp.asarray(system.friction_coefficients),
+            "forces": system.forces(q0, v0, jnp.zeros(())),
+            "potential energy": jnp.asarray(system.potential_energy(q0)),
+            "length scale": jnp.asarray(system.length_scale),
         }
 
     found = {"initial velocity": v0} | eqx.filter_eval_shape(shapes, system)
@@ -187,6 +190,9 @@ def _shape_problem(system: AbstractSystem) -> str | None:
         "contact Jacobians": (k, rows, n),
         "Jacobian rates": (k, rows),
         "friction coefficients": (k,),
+        "forces": (n,),
+        "potential energy": (),
+        "length scale": (),
     }
     for what, wanted in expected.items():
         shape = tuple(found[what].shape)
@@ -199,15 +205,48 @@ def _floats(a: ArrayLike) -> Array:
     return jnp.asarray(a, dtype=float)
 
 
-#: A system's values at its initial state, as the checks read them: ``M(q₀)``, ``μ``, ``q₀``, ``v₀`` and whether
-#: each floating-point leaf of the system is finite.
-SystemValues = tuple[Array, Array, Array, Array, list[Array]]
+#: What the checks evaluate at the initial state besides ``M(q₀)`` and ``μ``, in the order of
+#: :func:`_initial_values`'s flags: each must be finite (the length scale also positive), or the first study
+#: step (a rigid reference's contact state, the compliant run's first right-hand side) has nothing to work with.
+DERIVED = (
+    "forces(q₀, v₀, 0)",
+    "gaps(q₀)",
+    "jacobians(q₀)",
+    "jacobian_rates(q₀, v₀)",
+    "potential_energy(q₀)",
+    "length_scale",
+    "accelerations M⁻¹ h (mass_solve)",
+    "free contact accelerations W M⁻¹ h + Ẇ v₀",
+    "kinetic_energy(q₀, v₀)",
+)
+
+#: A system's values at its initial state, as the checks read them: ``M(q₀)``, ``μ``, ``q₀``, ``v₀``, whether
+#: each floating-point leaf of the system is finite, and whether each of :data:`DERIVED` is.
+SystemValues = tuple[Array, Array, Array, Array, list[Array], list[Array]]
 
 
 def _initial_values(system: Any) -> SystemValues:
     q0, v0 = map(_floats, system.initial_state())
     leaves = [jnp.all(jnp.isfinite(leaf)) for leaf in _float_leaves(system)]
-    return system.mass_matrix(q0), jnp.asarray(system.friction_coefficients), q0, v0, leaves
+    mass = system.mass_matrix(q0)
+    forces = _floats(system.forces(q0, v0, jnp.zeros(())))
+    jacobians, rates = _floats(system.jacobians(q0)), _floats(system.jacobian_rates(q0, v0))
+    accelerations = system.mass_solve(q0, forces)
+    length = _floats(system.length_scale)
+    derived = [
+        forces,
+        _floats(system.gaps(q0)),
+        jacobians,
+        rates,
+        _floats(system.potential_energy(q0)),
+        length,
+        accelerations,
+        jnp.einsum("kan,n->ka", jacobians, accelerations) + rates,
+        system.kinetic_energy(q0, v0),
+    ]
+    finite = [jnp.all(jnp.isfinite(value)) for value in derived]
+    finite[DERIVED.index("length_scale")] &= length > 0
+    return mass, jnp.asarray(system.friction_coefficients), q0, v0, leaves, finite
 
 
 def is_float(leaf: Any) -> bool:
@@ -254,11 +293,18 @@ def _leaf_names(system: Any) -> list[str]:
 
 
 def _value_problems(
-    system: Any, mass: np.ndarray, mu: np.ndarray, q0: np.ndarray, v0: np.ndarray, finite: np.ndarray
+    system: Any,
+    mass: np.ndarray,
+    mu: np.ndarray,
+    q0: np.ndarray,
+    v0: np.ndarray,
+    finite: np.ndarray,
+    derived: np.ndarray,
 ) -> tuple[int, str] | None:
-    """The first of a batch ``mass (b, n, n)``, ``mu (b, k)``, ``q0, v0 (b, n)``, ``finite (b, leaves)`` with a
-    parameter or an initial state that is not finite, an ``M(q₀)`` that is not symmetric positive definite or a
-    negative ``μ``: its index and what is wrong (``system``: one system of the batch, for the names)."""
+    """The first of a batch ``mass (b, n, n)``, ``mu (b, k)``, ``q0, v0 (b, n)``, ``finite (b, leaves)``,
+    ``derived (b, len(DERIVED))`` with a parameter or an initial state that is not finite, an ``M(q₀)`` that is
+    not symmetric positive definite, a negative ``μ`` or a value of :data:`DERIVED` that is not finite: its index
+    and what is wrong (``system``: one system of the batch, for the names)."""
     name = type(system).__name__
     nonfinite = ~np.all(finite, axis=1)
     start = ~(np.all(np.isfinite(q0), axis=1) & np.all(np.isfinite(v0), axis=1))
@@ -277,7 +323,8 @@ def _value_problems(
     eigenvalues = np.linalg.eigvalsh(np.where(positive_diagonal[:, None, None], scaled, checked))
     indefinite = ~(positive_diagonal & (eigenvalues[:, 0] > 1e-12 * eigenvalues[:, -1]))
     negative = np.any(mu < 0, axis=1) | ~np.all(np.isfinite(mu), axis=1)
-    failing = np.flatnonzero(nonfinite | start | asymmetric | indefinite | negative)
+    underived = ~np.all(derived, axis=1)
+    failing = np.flatnonzero(nonfinite | start | asymmetric | indefinite | negative | underived)
     if failing.size == 0:
         return None
     i = int(failing[0])
@@ -297,16 +344,25 @@ def _value_problems(
             f"{name}: mass matrix at the initial state has {what} {low:.3g} … {high:.3g}: expected a "
             "positive definite M (a singular or indefinite mass matrix has no motion to integrate)"
         )
-    return i, f"{name}: friction coefficients {mu[i]}: expected μ ≥ 0"
+    if negative[i]:
+        return i, f"{name}: friction coefficients {mu[i]}: expected μ ≥ 0"
+    what = DERIVED[int(np.argmin(derived[i]))]
+    if what == "length_scale":
+        return i, f"{name}.length_scale is not a finite length > 0: expected the size of the body"
+    return i, (
+        f"{name}.{what} at the initial state is not finite: expected finite values (a method that returns NaN "
+        "or inf, or a state or parameters whose products overflow float64)"
+    )
 
 
 def _host(values: SystemValues, batched: bool) -> tuple[np.ndarray, ...]:
-    mass, mu, q0, v0, finite = values
+    mass, mu, q0, v0, finite, derived = values
     arrays = [np.asarray(a, np.float64) for a in (mass, mu, q0, v0)]
     flags = np.stack([np.asarray(f) for f in finite], axis=-1) if finite else np.ones((*q0.shape[:-1], 0), bool)
+    derived_flags = np.stack([np.asarray(f) for f in derived], axis=-1)
     if not batched:
-        arrays, flags = [a[None] for a in arrays], flags[None]
-    return (*arrays, flags)
+        arrays, flags, derived_flags = [a[None] for a in arrays], flags[None], derived_flags[None]
+    return (*arrays, flags, derived_flags)
 
 
 #: Set while systems are built whose caller checks them together afterwards (:func:`checked_together`).

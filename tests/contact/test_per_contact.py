@@ -267,3 +267,52 @@ def test_per_contact_friction_damping_on_the_impact_scale():
     assert np.asarray(closed.normal.stiffness).tolist() == [4.0]
     assert np.asarray(closed.tangential_damping).tolist() == [0.0]
     assert closed.rates(np.array([1.0]), 1.0) == [2.0, 0.5]  # √(k₂ C) and γ_n C at the second contact
+
+
+class _NaNSpring(SpringDamper):
+    def __call__(self, gap, gap_rate):
+        return jnp.where(gap < 0.0, jnp.nan, 0.0)
+
+
+class _OneForceForAll(SpringDamper):
+    def __call__(self, gap, gap_rate):
+        return jnp.sum(super().__call__(gap, gap_rate))
+
+
+class _NaNFriction(rc.ViscousCoulomb):
+    def __call__(self, slip_rate, normal_force, mu):
+        return jnp.nan * slip_rate
+
+
+@pytest.mark.parametrize(
+    ("model", "found"),
+    [
+        (
+            ContactModel(normal=_NaNSpring()),
+            r"^normal_law = '_NaNSpring': .*_NaNSpring.__call__\(gap, gap_rate\) is NaN",
+        ),
+        (
+            ContactModel(normal=_OneForceForAll()),
+            r"^normal_law = '_OneForceForAll': .*__call__\(gap, gap_rate\) returns shape \(\) for 2 contacts: "
+            r"expected one value per contact, \(2,\)",
+        ),
+        (
+            ContactModel(friction=_NaNFriction()),
+            r"^friction_law = '_NaNFriction': .*\(slip_rate, normal_force, mu\) is NaN",
+        ),
+    ],
+)
+def test_a_law_whose_answers_are_not_one_finite_value_per_contact_is_refused_before_a_solve(model, found):
+    """The law is asked at open, touching and closed states before any run; the method that answers NaN or with
+    another shape is named (the solve would end as ``max_steps_reached`` or in a reshape traceback)."""
+    rod = TwoPointRod()
+    with pytest.raises(ArgumentError, match=found):
+        model.check_contacts(2)
+    with pytest.raises(ArgumentError, match=found):
+        solve(rod, model, 1e3, Controls(t_max=0.01))
+    for law in (
+        *(cls() for cls in rc.contact.NORMAL_LAWS.values()),
+        *(cls() for cls in rc.contact.FRICTION_LAWS.values()),
+    ):
+        name = "friction" if isinstance(law, rc.contact.AbstractFrictionLaw) else "normal"
+        ContactModel(**{name: law}).check_contacts(2)  # every law of the package answers

@@ -251,3 +251,32 @@ def test_a_real_ctrl_c_ends_the_command_with_one_line_and_status_130(tmp_path):
     assert process.returncode == 130
     assert out == "" and err == "regcontact: interrupted; nothing written\n"
     assert not (tmp_path / "out").exists()
+
+
+# --- a start whose derived values overflow: refused by check and run, before work -------------------------------
+
+
+@pytest.mark.parametrize(
+    ("study", "setting", "named"),
+    [
+        ("rigid_painleve", "system.omega0=1e200", "jacobian_rates(q₀, v₀)"),
+        ("rigid_painleve", "system.torque={start=1e308, rate=1e308}", "accelerations M⁻¹ h (mass_solve)"),
+        ("table1", "system.omega0=1e200", "jacobian_rates(q₀, v₀)"),
+        ("table1", "system.torque={start=1e308, rate=1e308}", "accelerations M⁻¹ h (mass_solve)"),
+    ],
+)
+def test_a_start_whose_derived_values_overflow_is_one_line_before_work(tmp_path, capsys, study, setting, named):
+    """ω₀ = 1e200 (Ẇ v overflows) and τ = 1e308 (M⁻¹ h overflows) were tracebacks from the rigid reference's
+    contact state and LCP scales; ``check`` called them valid."""
+    path = ROOT / "studies" / f"{study}.toml"
+    out = tmp_path / "out"
+    for command in (["check", str(path)], ["run", str(path), "--out", str(out)]):
+        assert main([*command, "--set", setting]) == 2
+        lines = capsys.readouterr().err.splitlines()  # check says the size on stdout before the kind's checks
+        assert len(lines) == 1, lines
+        line = lines[0]
+        assert line.startswith("regcontact: config error: system.kind = 'painleve_rod': expected a system that can "), (
+            line
+        )
+        assert f"PainleveRod.{named} at the initial state is not finite" in line, line
+        assert not out.exists()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import re
 import shutil
 from pathlib import Path
 
@@ -252,6 +253,53 @@ def test_a_bad_normal_law_is_one_line(tmp_path, capsys, law, source, expected):
     assert main(["run", str(path), "--out", str(tmp_path / "out")]) == 2
     line = _one_error_line(capsys)
     assert line.startswith(f"{PREFIX}contact.normal_law = {law!r}: expected {expected}"), line
+    assert not (tmp_path / "out").exists()
+
+
+_BROKEN = {
+    "forces": ("def forces(self, q, v, t):\n        return jnp.full(2, jnp.nan)", r"forces\(q₀, v₀, 0\) at the "),
+    "jacobian_rates": ("def jacobian_rates(self, q, v):\n        return jnp.zeros(2)", "Jacobian rates of shape (2,)"),
+    "potential_energy": ("def potential_energy(self, q):\n        return jnp.zeros(2)", "potential energy of shape"),
+}
+
+
+@pytest.mark.parametrize("method", sorted(_BROKEN))
+def test_a_body_method_that_answers_nan_or_the_wrong_shape_is_one_line_naming_it(tmp_path, capsys, method):
+    """A body whose method answers NaN or another shape: one line naming the method, before any run (it ended in a
+    traceback from the rigid reference's contact state, a reshape inside the solve, or ran with NaN energies)."""
+    code, named = _BROKEN[method]
+    path = _study(tmp_path, kind="broken.py:Broken")
+    source = (tmp_path / "bodies.py").read_text(encoding="utf-8")
+    (tmp_path / "broken.py").write_text(f"{source}\n\nclass Broken(Ball):\n    {code}\n", encoding="utf-8")
+    assert main(["run", str(path), "--out", str(tmp_path / "out")]) == 2
+    line = _one_error_line(capsys)
+    kind = f"'{tmp_path / 'broken.py'}:Broken'"  # the class's path as resolved
+    assert line.startswith(f"{PREFIX}system.kind = {kind}: expected a system that can be integrated (Broken"), line
+    assert re.search(named if method == "forces" else re.escape(named), line), line
+    assert not (tmp_path / "out").exists()
+
+
+_BROKEN_LAWS = {
+    "__call__(gap, gap_rate) is NaN": "def __call__(self, gap, gap_rate):\n        return jnp.nan * gap",
+    "__call__(gap, gap_rate) returns shape (3,) for 1 contacts": "def __call__(self, gap, gap_rate):\n"
+    "        return jnp.zeros(3)",
+    "elastic_energy(gap) is NaN": "def elastic_energy(self, gap):\n        return jnp.nan * gap",
+}
+
+
+@pytest.mark.parametrize("named", sorted(_BROKEN_LAWS))
+def test_a_law_method_that_answers_nan_or_the_wrong_shape_is_one_line_naming_it(tmp_path, capsys, named):
+    """A normal law answering NaN ended as a case FAILED by max_steps_reached, another shape as a reshape
+    traceback, a NaN energy not at all: each is one line naming the method, before any run."""
+    path = _study(tmp_path, normal_law="laws.py:Broken")
+    source = (tmp_path / "bodies.py").read_text(encoding="utf-8")
+    code = _BROKEN_LAWS[named]
+    (tmp_path / "laws.py").write_text(f"{source}\n\nclass Broken(LinearSpring):\n    {code}\n", encoding="utf-8")
+    assert main(["run", str(path), "--out", str(tmp_path / "out")]) == 2
+    line = _one_error_line(capsys)
+    law = f"'{tmp_path / 'laws.py'}:Broken'"  # the class's path as resolved
+    assert line.startswith(f"{PREFIX}contact.normal_law = {law}: expected a law with one finite "), line
+    assert f"Broken.{named}" in line, line
     assert not (tmp_path / "out").exists()
 
 

@@ -146,3 +146,50 @@ def test_each_contact_space_form_refuses_a_system_of_the_other_tangent_dimension
     rod = PainleveRod()
     with pytest.raises(ValueError, match=r"PainleveRod.TANGENT_DIM = 1: the spatial contact-space form needs spatial"):
         spatial_contact_space_form(rod, *rod.initial_state())
+
+
+def _broken(method: str, answer):
+    """A point mass whose ``method`` returns ``answer`` (a property for ``length_scale``)."""
+    body = (lambda self: answer) if method == "length_scale" else (lambda self, *args: answer)
+    return type(f"Broken_{method}", (PointMass,), {method: property(body) if method == "length_scale" else body})
+
+
+NAN = float("nan")
+
+
+@pytest.mark.parametrize(
+    "method, answer, found",
+    [
+        ("forces", jnp.full(2, NAN), r"forces\(q₀, v₀, 0\) at the initial state is not finite"),
+        ("gaps", jnp.full((1, 2), NAN), r"gaps\(q₀\) at the initial state is not finite"),
+        ("jacobians", jnp.full((1, 2, 2), jnp.inf), r"jacobians\(q₀\) at the initial state is not finite"),
+        ("jacobian_rates", jnp.full((1, 2), NAN), r"jacobian_rates\(q₀, v₀\) at the initial state is not finite"),
+        ("potential_energy", jnp.asarray(NAN), r"potential_energy\(q₀\) at the initial state is not finite"),
+        ("length_scale", jnp.asarray(0.0), r"length_scale is not a finite length > 0"),
+        ("length_scale", jnp.asarray(NAN), r"length_scale is not a finite length > 0"),
+        ("forces", jnp.zeros(3), r"forces of shape \(3,\): expected \(2,\)"),
+        ("potential_energy", jnp.zeros(2), r"potential energy of shape \(2,\): expected \(\)"),
+        ("length_scale", jnp.ones(3), r"length scale of shape \(3,\): expected \(\)"),
+    ],
+)
+def test_a_method_that_answers_nan_or_the_wrong_shape_is_named(method, answer, found):
+    """Each method is asked at the initial state, before any run; the one that answers wrongly is named (not the
+    rigid reference's contact state, or a reshape deep inside a solve, that would meet it first)."""
+    with pytest.raises(ValueError, match=f"^Broken_{method}[.:] ?{found}"):
+        check_system(_broken(method, answer)(mass=jnp.asarray(1.0)))  # values: when built; shapes: by the check
+    check_system(PointMass(mass=jnp.asarray(1.0)))  # the intact body passes
+
+
+@pytest.mark.parametrize(
+    "name, overflowing, accepted, found",
+    [
+        # ω₀ = 1e200: Ẇ v ~ ω₀² l overflows (v₀ itself is finite)
+        ("omega0", 1e200, 1e100, r"jacobian_rates\(q₀, v₀\) at the initial state is not finite"),
+        # τ = 1e308: finite, but M⁻¹ h = τ / I overflows
+        ("torque", 1e308, 1e200, r"accelerations M⁻¹ h \(mass_solve\) at the initial state is not finite"),
+    ],
+)
+def test_a_finite_start_whose_derived_values_overflow_is_refused(name, overflowing, accepted, found):
+    with pytest.raises(ValueError, match=f"^PainleveRod.{found}"):
+        PainleveRod(**{name: overflowing})
+    PainleveRod(**{name: accepted})  # a large start whose products stay finite is accepted
