@@ -7,7 +7,8 @@ and ragged lists, tables) and numbers drawn by hypothesis. ``regcontact check`` 
 a compliant sweep of two α, the draws are also run: a run ends valid and passed (exit 0), with failures named
 (exit 1), or refused (exit 2), and a row marked ``passed`` never holds a number that is not finite.
 
-Bounded in time: a fixed number of draws per kind (derandomised, so CI sees the same draws every time).
+Bounded in time: a fixed number of draws per kind (derandomised, so CI sees the same draws every time): three
+per kind in the quick subset, twelve in the slow one.
 """
 
 from __future__ import annotations
@@ -85,11 +86,7 @@ def _one_refusal(err: str) -> None:
     assert len(lines) == 1 and lines[0].startswith("regcontact: "), err
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("kind", list(KINDS))
-@settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
-@given(data=st.data())
-def test_check_ends_valid_or_in_one_line(kind, data, capsys, tmp_path, monkeypatch):
+def _check_ends_valid_or_in_one_line(kind: str, data: st.DataObject, capsys, tmp_path: Path, monkeypatch) -> None:
     here = Path(tempfile.mkdtemp(dir=tmp_path))  # one folder per draw: hypothesis shares tmp_path among them
     monkeypatch.chdir(here)
     assignment = _override(KINDS[kind], data)
@@ -99,6 +96,22 @@ def test_check_ends_valid_or_in_one_line(kind, data, capsys, tmp_path, monkeypat
     if code == 2:
         _one_refusal(err)
     assert not any(here.iterdir())  # check writes nothing
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+@settings(max_examples=3, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_check_ends_valid_or_in_one_line(kind, data, capsys, tmp_path, monkeypatch):
+    """A few draws per kind, in the quick subset."""
+    _check_ends_valid_or_in_one_line(kind, data, capsys, tmp_path, monkeypatch)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", list(KINDS))
+@settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_check_ends_valid_or_in_one_line_over_more_draws(kind, data, capsys, tmp_path, monkeypatch):
+    _check_ends_valid_or_in_one_line(kind, data, capsys, tmp_path, monkeypatch)
 
 
 @pytest.mark.slow
