@@ -91,8 +91,8 @@ IMPLICIT_SOLVERS: dict[str, Callable[[], diffrax.AbstractSolver]] = {
     "RadauIIA9": _radau(stages=5, second_order=True),
 }
 
-#: diffrax's result codes, by name, in the order used by :attr:`CompliantRun.status` (last: a code not listed here).
-SOLVER_STATUSES: tuple[str, ...] = (
+#: diffrax's result codes, by name, in the order used by :attr:`CompliantRun.status`.
+_DIFFRAX_STATUSES: tuple[str, ...] = (
     "successful",
     "event_occurred",
     "max_steps_reached",
@@ -107,8 +107,12 @@ SOLVER_STATUSES: tuple[str, ...] = (
     "nonfinite_input",
     "conlim",
     "internal_error",
-    "unknown",
 )
+
+#: The statuses of a run: diffrax's result codes, then ``invalid_times`` (a trajectory or force history whose
+#: traced sample times broke their rule: not integrated, every sample nan) and ``unknown`` (a diffrax code not
+#: listed here).
+SOLVER_STATUSES: tuple[str, ...] = (*_DIFFRAX_STATUSES, "invalid_times", "unknown")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -253,9 +257,8 @@ def _status_index(result: Any) -> Int[Array, ""]:
     never to success."""
     import diffrax
 
-    known = SOLVER_STATUSES[:-1]
-    matches = jnp.stack([result == getattr(diffrax.RESULTS, name) for name in known])
-    return jnp.where(jnp.any(matches), jnp.argmax(matches), len(known))
+    matches = jnp.stack([result == getattr(diffrax.RESULTS, name) for name in _DIFFRAX_STATUSES])
+    return jnp.where(jnp.any(matches), jnp.argmax(matches), SOLVER_STATUSES.index("unknown"))
 
 
 def _diffeqsolve(
@@ -567,8 +570,8 @@ def trajectory(
 
     ``ts`` is a 1-D array of times, non-decreasing, within ``[0, t_max]``. Concrete times that are not are refused
     (``ts[2] = 0.5: expected times non-decreasing within [0, t_max = 1.0] (ts[1] = 0.7 before it)``); traced
-    ones (under ``jit``/``vmap``) have no value to refuse, so a run whose times break the rule is not integrated
-    and every one of its samples is ``nan``.
+    ones (under ``jit``/``vmap``) have no value to refuse, so a run whose times break the rule is not integrated,
+    every one of its samples is ``nan`` and its status is ``invalid_times``.
 
     Raises:
         ValueError: ``ts`` not 1-D, empty, not finite, decreasing somewhere, or outside ``[0, t_max]``, naming
@@ -621,6 +624,7 @@ def _held_trajectory(
         status = _status_index(sol.result)
     if good is not None:
         samples = jtu.tree_map(lambda leaf: jnp.where(good, leaf, jnp.nan), samples)
+        status = jnp.where(good, status, SOLVER_STATUSES.index("invalid_times"))
     return samples, above, memory, status
 
 

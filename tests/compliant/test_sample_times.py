@@ -1,6 +1,7 @@
 """The sample times of a trajectory and a force history: concrete times that are not a non-decreasing 1-D array
 within ``[0, t_max]`` are refused in one line naming the time at fault; traced ones that break the rule give a
-run whose every sample is nan, beside good runs of the same batch that stay as they are."""
+run whose every sample is nan and whose status is ``invalid_times``, beside good runs of the same batch that stay
+as they are."""
 
 import equinox as eqx
 import jax
@@ -8,7 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from regcontact.compliant import Controls, SolveSettings, force_history, trajectory
+from regcontact.compliant import SOLVER_STATUSES, Controls, SolveSettings, force_history, trajectory
 from regcontact.contact import BilinearSpring, ContactModel, ViscousCoulomb
 from regcontact.systems import ReducedSingleContact
 
@@ -94,3 +95,5 @@ def test_traced_times_that_break_the_rule_give_nan_samples_and_leave_good_runs_a
         np.testing.assert_array_equal(np.asarray(leaf_mixed)[0], np.asarray(leaf_alone)[0])
     for leaf in (mixed.forces, mixed.states.q, mixed.states.v, mixed.states.impulses):
         assert np.all(np.isnan(np.asarray(leaf)[1:]))
+    statuses = [SOLVER_STATUSES[int(code)] for code in np.asarray(mixed.status)]
+    assert statuses == ["successful"] + ["invalid_times"] * len(bad)  # the bad runs say so, not "successful"

@@ -98,7 +98,7 @@ def test_every_diffrax_result_has_a_status_and_none_defaults_to_success():
 
     from regcontact.compliant._solve import _status_index
 
-    for name in SOLVER_STATUSES[:-1]:
+    for name in SOLVER_STATUSES[:-2]:  # the last two are not diffrax's: invalid_times and unknown
         assert SOLVER_STATUSES[int(_status_index(getattr(diffrax.RESULTS, name)))] == name
     listed = set(SOLVER_STATUSES)
     for name in dir(diffrax.RESULTS):
