@@ -15,7 +15,7 @@ from regcontact.compliant.switches import RESTART_SURFACES
 from regcontact.compliant.termination import EVENTS
 from regcontact.contact import AbstractFrictionLaw, AbstractJumpingNormalLaw, AbstractNormalLaw, AbstractPeakNormalLaw
 from regcontact.studies import config as cfg
-from regcontact.studies._law_config import law_field, normal_law_class, raw_law
+from regcontact.studies._law_config import law_defaults, law_field, normal_law_class, raw_law
 from regcontact.studies.compliant_cases import sweep_cases
 from regcontact.studies.compliant_sweep import CompliantSweep
 from regcontact.studies.sweep_plan import ALPHA, column_name, sweep_fields
@@ -40,7 +40,7 @@ def _per_contact(rule: Rule) -> cfg.Parser:
     return parse
 
 
-def _law_fields(law: Law, default: Callable[[str], float]) -> dict[str, cfg.Field]:
+def _law_fields(law: Law, default: Callable[[str], float | list[float]]) -> dict[str, cfg.Field]:
     """A law's parameters, each parsed with the rule the law's constructor applies (``PARAMETERS``): a number for
     every contact, or a list of one per contact (its length checked against the system's contacts)."""
     return {
@@ -69,8 +69,8 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
             "friction_law": law_field(
                 False, "viscous_coulomb", "a friction law name, or 'module:Class' / 'file.py:Class'"
             ),
-            "normal": _law_fields(normal, lambda name: 1.0),
-            "friction": _law_fields(friction, lambda name: 1.0),
+            "normal": _law_fields(normal, law_defaults(normal).__getitem__),
+            "friction": _law_fields(friction, law_defaults(friction).__getitem__),
             "normal_exponents": _exponent_fields(normal),
             "friction_exponents": _exponent_fields(friction),
         },
@@ -141,8 +141,9 @@ def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
     Restarting at ``contact`` needs a law with a touch-down jump. Every case is built, so a contact-time window
     or an initial depth that no α of the sweep can give (``k(α)`` overflowing) is refused here too.
 
-    The paper's values belong to the system written in the file. If ``--set`` changed a ``system.*`` key or the
-    sweep runs over system parameters, they describe another system and are dropped, with a note.
+    The paper's values belong to the system and contact written in the file. If ``--set`` changed a ``system.*``
+    or ``contact.*`` key or the sweep runs over system parameters, they describe another study and are dropped,
+    with a note.
     """
     fixed = {key: config["sweep"][key] for key in (ALPHA, "chunk_size", "zip")}
     config["sweep"] = {**fixed, **_pruned({k: v for k, v in config["sweep"].items() if k not in fixed})}
@@ -193,9 +194,11 @@ def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
     for key, values in (("int_lambda_n", paper.int_lambda_n), ("int_lambda_t", paper.int_lambda_t)):
         if values and len(values) != len(paper.alpha):
             raise cfg.ConfigError(f"paper.{key}", list(values), f"{len(paper.alpha)} numbers, one per paper.alpha")
-    changed = [key for key in overridden if key.startswith("system.")]
+    changed = [key for key in overridden if key.startswith(("system.", "contact."))]
     changed += [f"sweep.{column_name(key)}" for key in system_keys]
     if changed and paper.alpha:
         config["paper"] = {**config["paper"], "alpha": [], "int_lambda_n": [], "int_lambda_t": []}
-        return [f"paper values not shown: they are for the file's system, and {', '.join(changed)} changed it"]
+        return [
+            f"paper values not shown: they are for the file's system and contact, and {', '.join(changed)} changed them"
+        ]
     return []

@@ -11,7 +11,7 @@ import numpy as np
 
 from regcontact.studies.sweep_plan import SweepPlan, column_name
 
-__all__ = ["MAX_PRINTED_SYSTEMS", "SHOWN_SYSTEMS", "axes_line", "convergence_lines", "failure_line"]
+__all__ = ["MAX_PRINTED_SYSTEMS", "SHOWN_SYSTEMS", "axes_line", "convergence_lines", "failure_line", "laws_line"]
 
 
 def _number(value: float) -> str:
@@ -146,3 +146,18 @@ def axes_line(plan: SweepPlan, systems: int) -> str:
     """``1600 cases: 40 mu × 40 phi0 × 1 alpha, 1600 distinct system(s)`` (zipped keys joined by ``+``)."""
     axes = " × ".join(f"{axis.length} {'+'.join(map(column_name, axis.keys))}" for axis in plan.axes)
     return f"{plan.size} cases: {axes}, {systems} distinct system(s)"
+
+
+def laws_line(contact: dict[str, Any], swept: list[str]) -> str:
+    """``laws: normal spring_damper (stiffness 1·α^1, damping 1·α^1), friction viscous_coulomb (damping 1·α^1)``:
+    every parameter of the laws in effect at α = 1 with its α-exponent (``swept`` keys say so instead of a value),
+    said before a run so that the laws it integrates are never a guess."""
+    sides = []
+    for side in ("normal", "friction"):
+        values, exponents = contact[side], contact[f"{side}_exponents"]
+        parameters = ", ".join(
+            f"{name} {'swept' if f'contact.{side}.{name}' in swept else _shown(value)}·α^{_shown(exponents[name])}"
+            for name, value in values.items()
+        )
+        sides.append(f"{side} {contact[f'{side}_law']} ({parameters})")
+    return "laws: " + ", ".join(sides)

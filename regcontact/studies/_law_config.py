@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+import numpy as np
 
 from regcontact._argument_checks import RULES
 from regcontact.contact import FRICTION_LAWS, NORMAL_LAWS, AbstractFrictionLaw, AbstractNormalLaw, AbstractPeakNormalLaw
@@ -15,10 +17,12 @@ __all__ = [
     "FRICTION_CLASS",
     "NORMAL_CLASS",
     "friction_law_class",
+    "law_defaults",
     "law_field",
     "memoryless_normal_laws",
     "normal_law_class",
     "raw_law",
+    "switched_laws",
 ]
 
 NORMAL_CLASS = "a subclass of regcontact.contact.AbstractNormalLaw"
@@ -96,3 +100,56 @@ def law_field(normal: bool, default: str, doc: str) -> cfg.Field:
     if normal:
         return cfg.Field(user.name_or_class("contact.normal_law", list(NORMAL_LAWS), NORMAL_CLASS), default, doc)
     return cfg.Field(user.name_or_class("contact.friction_law", list(FRICTION_LAWS), FRICTION_CLASS), default, doc)
+
+
+def law_defaults(law: type[AbstractNormalLaw] | type[AbstractFrictionLaw]) -> dict[str, float | list[float]]:
+    """The parameters a law class is built with when none are given (its constructor's defaults): what a config
+    that names the law and gives none of its parameters uses."""
+    built = law()
+    values = {name: np.asarray(getattr(built, name), dtype=float) for name in law.PARAMETERS}
+    return {name: float(value) if value.ndim == 0 else value.tolist() for name, value in values.items()}
+
+
+#: The ``[contact]`` keys naming each side's law, with the law a file that names none has.
+_SIDES = {"normal": ("normal_law", "spring_damper"), "friction": ("friction_law", "viscous_coulomb")}
+
+
+def switched_laws(written: Mapping[str, Any], raw: dict[str, Any], overridden: Sequence[str]) -> list[str]:
+    """A law switched by ``--set contact.normal_law=…`` (or ``friction_law``) takes its own parameters and
+    α-exponents, not the ones the file wrote for its law: the file's ``[contact.normal]`` and
+    ``[contact.normal_exponents]`` keys are dropped from ``raw`` (the config after ``--set``; ``written`` is the
+    file's) unless ``--set`` gave them too, and a file's sweep over a parameter of its law is refused in one line.
+    Returns a note for each switch."""
+    contact, file_contact = raw.get("contact"), written.get("contact", {})
+    if not isinstance(contact, dict) or not isinstance(file_contact, dict):
+        return []
+    notes = []
+    for side, (key, default) in _SIDES.items():
+        old, new = file_contact.get(key, default), contact.get(key, default)
+        if f"contact.{key}" not in overridden or old == new:
+            continue
+        dropped = []
+        for table in (side, f"{side}_exponents"):
+            values, file_values = contact.get(table), file_contact.get(table)
+            if not isinstance(values, dict) or not isinstance(file_values, dict):
+                continue
+            for name in file_values:
+                if f"contact.{table}.{name}" not in overridden:
+                    values.pop(name, None)
+                    dropped.append(f"{table}.{name}")
+            swept = written.get("sweep", {}).get("contact", {}) if isinstance(written.get("sweep"), dict) else {}
+            for name, value in (swept.get(table, {}) if isinstance(swept, dict) else {}).items():
+                if f"sweep.contact.{table}.{name}" not in overridden:
+                    raise cfg.ConfigError(
+                        f"sweep.contact.{table}.{name}",
+                        value,
+                        f"values for the law in effect: the file sweeps a parameter of {old!r}, and --set "
+                        f"contact.{key}={new!r} switched the law (sweep the new law's with --set "
+                        f"sweep.contact.{table}.<name>=[…])",
+                    )
+        if dropped:
+            notes.append(
+                f"contact.{key} = {new!r} (set): its parameters and α-exponents are its own defaults unless --set "
+                f"gives them; the file's {', '.join(dropped)} (written for {old!r}) are not used"
+            )
+    return notes

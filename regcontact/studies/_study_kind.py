@@ -47,6 +47,13 @@ class AbstractStudyKind(abc.ABC):
     def schema(self, raw: dict[str, Any]) -> dict[str, Any]:
         """The schema of this kind's config, for the raw config ``raw`` (whose choices may pick tables)."""
 
+    def overridden(self, written: dict[str, Any], raw: dict[str, Any], overridden: list[str]) -> list[str]:
+        """Resolve in ``raw`` (the config after ``--set``) what ``--set`` changed of the file ``written`` beyond the
+        keys it names (a switched law: the file's parameters for its former law); returns notes. Nothing by
+        default."""
+        del written, raw, overridden
+        return []
+
     @abc.abstractmethod
     def check(self, config: dict[str, Any], overridden: list[str]) -> list[str]:
         """The rules across keys of a config that passed the schema (:class:`~regcontact.studies.config.ConfigError`

@@ -17,7 +17,8 @@ from regcontact.studies._compliant_columns import TABLE_COLUMNS, case_rows
 from regcontact.studies._compliant_config import KIND, check, schema
 from regcontact.studies._compliant_convergence import convergence, trend_steps
 from regcontact.studies._compliant_limit_reference import limit_references
-from regcontact.studies._compliant_text import axes_line, convergence_lines, failure_line
+from regcontact.studies._compliant_text import axes_line, convergence_lines, failure_line, laws_line
+from regcontact.studies._law_config import switched_laws
 from regcontact.studies._study_kind import AbstractStudyKind, Estimate
 from regcontact.studies.chunk_checkpoints import ChunkCheckpoints
 from regcontact.studies.compliant_cases import sweep_cases
@@ -78,6 +79,7 @@ def _run(
     sweep = CompliantSweep.from_config(config)
     batch = sweep_cases(sweep)
     progress(axes_line(sweep.plan, len(batch.system_tables)))
+    progress(laws_line(config["contact"], sweep.swept("contact.")))
 
     systems = [jtu.tree_map(lambda leaf, j=j: leaf[j], batch.systems) for j in range(len(batch.system_tables))]
     from regcontact.rigid import ReferenceOptions, rigid_references_batch
@@ -215,6 +217,9 @@ class CompliantSweepStudy(AbstractStudyKind):
 
     def schema(self, raw: dict[str, Any]) -> dict[str, Any]:
         return schema(raw)
+
+    def overridden(self, written: dict[str, Any], raw: dict[str, Any], overridden: list[str]) -> list[str]:
+        return switched_laws(written, raw, overridden)
 
     def check(self, config: dict[str, Any], overridden: list[str]) -> list[str]:
         return check(config, overridden)

@@ -165,7 +165,7 @@ def load_config(
 ) -> LoadedStudy:
     """Override and validate a study given as a dict shaped like its TOML file (left unchanged); as
     :func:`load_study`."""
-    raw = copy.deepcopy(raw)
+    written, raw = raw, copy.deepcopy(raw)
     for assignment in overrides:
         apply_override(raw, assignment)
     study_table = raw.get("study", {})
@@ -173,6 +173,8 @@ def load_config(
     if not isinstance(kind_name, str) or kind_name not in STUDY_KINDS:
         raise ConfigError("study.kind", kind_name, "one of " + ", ".join(repr(k) for k in STUDY_KINDS))
     kind = study_kind(kind_name)
+    overridden = [assignment.partition("=")[0].strip() for assignment in overrides]
+    switched = kind.overridden(written, raw, overridden)
     config = validate(raw, kind.schema(raw))
     _check_name(config)
     size = None
@@ -182,8 +184,7 @@ def load_config(
             on_size(size)
         if limits is not None:
             limits.check(size)
-    overridden = [assignment.partition("=")[0].strip() for assignment in overrides]
-    notes = kind.check(config, overridden)
+    notes = switched + kind.check(config, overridden)
     return LoadedStudy(config=config, kind=kind, notes=tuple(notes), size=size)
 
 
