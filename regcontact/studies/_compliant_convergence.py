@@ -187,7 +187,11 @@ def convergence(
         "converges_to_rule": CONVERGES_TO_RULE,
         "systems": entries,
     }
-    fixed_times = sorted({limit for limit in sweep.per_case("termination.time_limit") if limit != "contact_time"})
+    # Only runs that reached a fixed time limit hold forces after their impulsive phase: a run an event ended
+    # (the contact opened) does not, whatever its limit was.
+    at_limit = (np.asarray(runs.termination) == 0) & ok
+    time_limits = sweep.per_case("termination.time_limit")
+    fixed_times = sorted({time_limits[i] for i in np.flatnonzero(at_limit) if time_limits[i] != "contact_time"})
     if fixed_times:
         document["note"] = (
             f"the runs end at a fixed time ({', '.join(f'{limit:g}' for limit in fixed_times)}), not after the "

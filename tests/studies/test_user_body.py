@@ -105,6 +105,10 @@ def test_a_body_of_ones_own_runs_from_toml_as_from_python(tmp_path, capsys):
     record = document["classes"]["system.kind"]
     assert record["file"] == str(body)
     assert record["sha256"] == __import__("hashlib").sha256(body.read_bytes()).hexdigest()
+    # every run ended by contact_open before its time limit of 10: no note that the integrals run to a fixed time
+    assert set(table["termination"]) == {"contact_open"}
+    assert "note" not in document["convergence"]
+    assert "fixed time" not in capsys.readouterr().out
 
 
 @pytest.mark.slow
