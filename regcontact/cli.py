@@ -383,28 +383,13 @@ def _lock(args: argparse.Namespace, out_dir: Path):
 
 
 def _checkpoints(args: argparse.Namespace, loaded, out_dir: Path):
-    """The chunk checkpoints of a chunked study in ``out_dir`` (None for other kinds, which refuse
-    ``--scheduler`` and ``--local-cluster``: they run in one process, :func:`_load`). Chunks a former run kept are
-    continued with ``--resume``, discarded with ``--restart``, and otherwise refused, as are another study's:
-    :class:`ConfigError`."""
-    from regcontact.studies.chunk_checkpoints import CHUNKS_FOLDER, ChunkCheckpoints
-    from regcontact.studies.config import ConfigError
+    """The chunk checkpoints of a chunked study in ``out_dir`` (:func:`~regcontact.studies.running.open_checkpoints`,
+    with ``--resume`` and ``--restart``; None for other kinds, which refuse ``--scheduler`` and ``--local-cluster``:
+    they run in one process, :func:`_load`)."""
+    from regcontact.studies.running import open_checkpoints
 
-    if not loaded.kind.CHUNKED:
-        return None
-    checkpoints = ChunkCheckpoints(out_dir / CHUNKS_FOLDER, loaded.config)
-    if args.restart:
-        checkpoints.discard()
-    checkpoints.check(args.out or str(out_dir))
-    held = checkpoints.held()
-    if held and not args.resume:
-        raise ConfigError(
-            "--out",
-            args.out or str(out_dir),
-            f"a folder without kept chunks (it holds {held} of this study's in {CHUNKS_FOLDER}/: --resume continues "
-            "them, --restart discards them)",
-        )
-    return checkpoints
+    shown = args.out or str(out_dir)
+    return open_checkpoints(loaded, out_dir, shown, resume=args.resume, restart=args.restart, key="--out")
 
 
 def _kept(checkpoints) -> str:

@@ -21,7 +21,6 @@ from regcontact.compliant import SOLVER_STATUSES, CompliantRun, CompliantState
 from regcontact.compliant.run_checks import RUN_CHECKS
 from regcontact.studies._own_files import create_own_file
 from regcontact.studies._user_classes import class_records
-from regcontact.studies.config import ConfigError
 
 __all__ = ["CHUNKS_FOLDER", "ChunkCheckpoints", "ChunkWriteError", "study_identity"]
 
@@ -283,12 +282,6 @@ class ChunkCheckpoints:
                 "discards them)"
             )
         return None
-
-    def check(self, out_flag: str) -> None:
-        """Raise :class:`ConfigError` (naming ``out_flag``'s value) if the folder holds another study's chunks."""
-        problem = self.problem()
-        if problem:
-            raise ConfigError("--out", out_flag, problem)
 
     def _own(self) -> list[Path]:
         """The chunk files of this study in the folder (none while it holds another study's)."""

@@ -17,7 +17,7 @@ from regcontact.studies.run_lock import lock_output
 from regcontact.studies.study_result import StudyResult, out_dir_problem, results_document, write_results
 from regcontact.studies.study_size import MAX_CASES, SizeLimits
 
-__all__ = ["StudyRun", "run_loaded", "run_study"]
+__all__ = ["StudyRun", "open_checkpoints", "run_loaded", "run_study"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,6 +60,36 @@ def run_loaded(loaded: LoadedStudy, progress: Callable[[str], None], **sweep_opt
     return result
 
 
+def open_checkpoints(
+    loaded: LoadedStudy, out_dir: Path, shown: str, resume: bool = False, restart: bool = False, key: str = "out"
+):
+    """The chunk checkpoints of a chunked study in ``out_dir`` (``None`` for a kind that does not run in chunks):
+    chunks a former run of the same study kept are continued with ``resume``, discarded with ``restart``, and
+    otherwise refused, as are another study's (:class:`ConfigError` of ``key`` and ``shown``, the folder as the
+    user wrote it). The command line's ``--resume`` / ``--restart`` (``key = "--out"``) and :func:`run_study`'s
+    ``resume`` / ``restart``."""
+    from regcontact.studies.chunk_checkpoints import CHUNKS_FOLDER, ChunkCheckpoints
+
+    if not loaded.kind.CHUNKED:
+        return None
+    checkpoints = ChunkCheckpoints(out_dir / CHUNKS_FOLDER, loaded.config)
+    if restart:
+        checkpoints.discard()
+    again, anew = ("--resume", "--restart") if key == "--out" else ("resume=True", "restart=True")
+    problem = checkpoints.problem()  # another study's chunks, or links the run did not make
+    if problem:
+        raise ConfigError(key, shown, problem.replace("--restart", anew))
+    held = checkpoints.held()
+    if held and not resume:
+        raise ConfigError(
+            key,
+            shown,
+            f"a folder without kept chunks (it holds {held} of this study's in {CHUNKS_FOLDER}/: {again} continues "
+            f"them, {anew} discards them)",
+        )
+    return checkpoints
+
+
 def _toml_value(value: Any) -> str:
     """A Python value written as TOML, for an override."""
     if isinstance(value, bool):
@@ -91,6 +121,8 @@ def run_study(
     progress: Callable[[str], None] | None = None,
     max_cases: int = MAX_CASES,
     max_memory: float | None = None,
+    resume: bool = False,
+    restart: bool = False,
 ) -> StudyRun:
     """Validate and run a study, as ``regcontact run`` does, and return its result.
 
@@ -107,6 +139,10 @@ def run_study(
         max_cases: the most cases a study may have (``regcontact check`` and
             :class:`~regcontact.studies.study_size.StudySize` say how many it has).
         max_memory: the most memory, in bytes, a study may be estimated to need (default: what is available).
+        resume: continue the chunks a former run of the same study kept in ``out`` (a run stopped by Ctrl-C, an
+            exception or a full disk keeps each finished chunk), as ``regcontact run --resume`` does; without it
+            kept chunks are refused.
+        restart: discard such chunks and start over (``--restart``).
 
     Returns:
         A :class:`StudyRun`: ``.table`` (a DataFrame of the rows), ``.json`` (what ``results.json`` holds),
@@ -132,12 +168,17 @@ def run_study(
         source = str(Path(path_or_config).absolute())
     say = progress or (lambda message: print(f"[regcontact] {message}", file=sys.stderr, flush=True))
     if out is None:
+        if resume or restart:
+            raise ConfigError("resume" if resume else "restart", True, "an out folder, where the kept chunks are")
         return StudyRun(result=run_loaded(loaded, say), config=loaded.config)
     problem = out_dir_problem(Path(out))
     if problem:
         raise ConfigError("out", str(out), problem)
     lock = lock_output(Path(out), source, "out", str(out))
     with lock:
-        result = run_loaded(loaded, say)
+        checkpoints = open_checkpoints(loaded, Path(out), str(out), resume=resume, restart=restart)
+        result = run_loaded(loaded, say, checkpoints=checkpoints)
         written = write_results(result, loaded.config, Path(out))
+        if checkpoints is not None:
+            checkpoints.discard()
     return StudyRun(result=result, config=loaded.config, written=written)

@@ -14,6 +14,7 @@ import pytest
 import regcontact
 from regcontact.cli import main
 from regcontact.studies import chunk_checkpoints
+from regcontact.studies.config import ConfigError
 from tests.studies.sweep_study import assert_same_results, run_reference, write_study
 
 pytestmark = pytest.mark.slow
@@ -164,6 +165,7 @@ def test_another_package_version_is_refused_in_one_line(tmp_path, monkeypatch, c
 SLOWED = """
 import sys, time
 from regcontact.studies import chunk_checkpoints
+from regcontact.studies.config import ConfigError
 from regcontact.cli import main
 real = chunk_checkpoints.ChunkCheckpoints.save
 def save(self, first, runs):
@@ -213,3 +215,31 @@ def test_a_signal_between_chunks_then_resume_equals_an_uninterrupted_run(
     assert 2 <= len(_chunk_files(tmp_path / "out")) - 1 < CHUNKS
     assert main(["run", config, "--out", out, "--resume"]) == 0
     assert_same_results(tmp_path / "out", reference)
+
+
+def test_run_study_keeps_locks_and_resumes_as_the_command_line_does(tmp_path, reference, monkeypatch):
+    """``rc.run_study(..., out=...)`` keeps each finished chunk when interrupted, refuses the kept chunks without
+    ``resume`` (naming ``out``), and with ``resume=True`` solves only the rest: the results equal an uninterrupted
+    run's. Before, it had no checkpoints: an interrupted Python run lost everything."""
+    config, out = write_study(tmp_path), tmp_path / "out"
+    _stop_after(monkeypatch, 2, KeyboardInterrupt())
+    with pytest.raises(KeyboardInterrupt):
+        regcontact.run_study(config, out=out, progress=lambda message: None)
+    monkeypatch.undo()
+    assert _chunk_files(out) == ["chunk-000000000.npz", "chunk-000000002.npz", "study.json"]
+    with pytest.raises(ConfigError, match=r"^out = .*: expected a folder without kept chunks .*resume=True"):
+        regcontact.run_study(config, out=out, progress=lambda message: None)
+    solved: list[int] = []
+    real = chunk_checkpoints.ChunkCheckpoints.save
+    monkeypatch.setattr(
+        chunk_checkpoints.ChunkCheckpoints,
+        "save",
+        lambda self, first, runs: (solved.append(first), real(self, first, runs)),
+    )
+    said: list[str] = []
+    run = regcontact.run_study(config, out=out, progress=said.append, resume=True)
+    assert run.ok and solved == [4, 6, 8, 10]
+    assert f"resuming: kept 2 of {CHUNKS} chunks (4 of 12 cases)" in " ".join(said)
+    assert_same_results(out, reference)
+    with pytest.raises(ConfigError, match=r"^resume = True: expected an out folder"):
+        regcontact.run_study(config, resume=True)
