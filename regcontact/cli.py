@@ -535,7 +535,7 @@ def _figures(args: argparse.Namespace) -> int:
     for name in args.names or sorted(figures):
         start = time.perf_counter()
         try:
-            paths = _drawn(figures[name], out_dir, results)
+            paths, replaced = _drawn(figures[name], out_dir, results)
         except ValueError as error:
             if results is None:
                 raise
@@ -547,24 +547,28 @@ def _figures(args: argparse.Namespace) -> int:
             _error(f"{name}: cannot write to {out_dir}: {error.strerror or error}{where}; none of its files kept{done}")
             return 1
         written.append(name)
-        _progress(f"{name}: wrote {', '.join(str(p) for p in paths)} ({time.perf_counter() - start:.1f} s)")
+        former = f"; replaced the former {', '.join(p.name for p in replaced)}" if replaced else ""
+        _progress(f"{name}: wrote {', '.join(str(p) for p in paths)} ({time.perf_counter() - start:.1f} s){former}")
     return 0
 
 
-def _drawn(draw: Callable[..., list[Path]], out_dir: Path, results: Any) -> list[Path]:
+def _drawn(draw: Callable[..., list[Path]], out_dir: Path, results: Any) -> tuple[list[Path], list[Path]]:
     """A figure drawn into a fresh folder inside ``out_dir``, then its files moved into ``out_dir`` (a rename on
     the same disk): a figure whose writing fails (a full disk) leaves no half-written file and keeps the former
-    version of each of its files."""
+    version of each of its files. Returns the files written and those of them that replaced a former file."""
     import shutil
 
     drawing = Path(tempfile.mkdtemp(prefix=".drawing-", dir=out_dir))
+    replaced = []
     try:
         paths = draw(drawing) if results is None else draw(drawing, results=results)
         for file in sorted(p for p in drawing.rglob("*") if p.is_file()):
             target = out_dir / file.relative_to(drawing)
             target.parent.mkdir(parents=True, exist_ok=True)
+            if target.exists():
+                replaced.append(target)
             os.replace(file, target)
-        return [out_dir / Path(path).relative_to(drawing) for path in paths]
+        return [out_dir / Path(path).relative_to(drawing) for path in paths], replaced
     finally:
         shutil.rmtree(drawing, ignore_errors=True)
 

@@ -93,7 +93,8 @@ def draw_force_histories(out_dir: Path) -> list[Path]:
 @figure("preclik_fig7_force_integrals", from_results="a compliant sweep of the Painlevé rod (e.g. table1)")
 def draw_force_integrals(out_dir: Path, results: FinishedStudy | None = None) -> list[Path]:
     """∫λ_n, ∫λ_t against α with Λ, δt λ̃ and the paper's Table 1, and their distances with the fitted order: from
-    the Table 1 study run on a dense grid, or from a finished study's ``results``."""
+    the Table 1 study run on a dense grid, or from a finished study's ``results`` (a study without the paper's
+    values, of another system or contact, is drawn under its own name: ``preclik_fig7_force_integrals_<name>``)."""
     if results is None:
         loaded = load_study(study_config("table1"), [f"sweep.alpha={list(DENSE_ALPHAS)!r}"])
         results = FinishedStudy.from_result(loaded.kind.run(loaded.config), loaded.config)
@@ -102,12 +103,19 @@ def draw_force_integrals(out_dir: Path, results: FinishedStudy | None = None) ->
             f"preclik_fig7_force_integrals: the study {results.name!r} is not a one-contact α-sweep with a "
             "convergence analysis (expected int_lambda_n, e.g. results of studies/table1.toml)"
         )
+    # The paper's figure only for the paper's study: its config still holds Table 1 (a study of another system or
+    # contact has dropped it). Any other study is drawn under its own name, and says so.
+    papers = bool(results.config.get("paper", {}).get("int_lambda_n"))
     figure_, axes = plt.subplots(1, 3, figsize=(16.5, 4.4))
     rc_plot.force_integrals(results, axes=axes[:2])
     rc_plot.distances(results, ax=axes[2])
-    figure_.suptitle("Convergence of the force integrals to Λ as α → ∞ (Preclik & Rüde Fig. 7)")
+    if papers:
+        figure_.suptitle("Convergence of the force integrals to Λ as α → ∞ (Preclik & Rüde Fig. 7)")
+    else:
+        figure_.suptitle(f"The force integrals of the study {results.name!r} as α → ∞ (drawn as Preclik & Rüde Fig. 7)")
     figure_.tight_layout()
-    png, data = out_dir / "preclik_fig7_force_integrals.png", out_dir / "preclik_fig7_force_integrals.csv"
+    stem = "preclik_fig7_force_integrals" + ("" if papers else f"_{results.name}")
+    png, data = out_dir / f"{stem}.png", out_dir / f"{stem}.csv"
     figure_.savefig(png, dpi=130)
     plt.close(figure_)
     table = results.table

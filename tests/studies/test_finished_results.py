@@ -115,14 +115,50 @@ def test_the_plots_draw_the_study_and_its_references(finished):
     np.testing.assert_array_equal(compliant.get_xdata(), ALPHAS)
     np.testing.assert_array_equal(compliant.get_ydata(), results.table["int_lambda_n"])
     assert list(paper.get_xdata()) == results.config["paper"]["alpha"]
-    flat = [line.get_ydata()[0] for line in normal.lines[2:]]  # Λ_n, then δt·λ̃_n
-    assert flat == [3 * math.sqrt(3) / 16, results.references["time_stepping"]["0.01"][0]["reactions"][0][0]]
+    assert paper.get_label() == "Preclik & Rüde (2011), Table 1"  # the config's [paper] source
+    flat = [line.get_ydata()[0] for line in normal.lines[2:]]  # Λ_n, then δt·λ̃_n, then the compliant limit's P_n
+    assert flat == [
+        3 * math.sqrt(3) / 16,
+        results.references["time_stepping"]["0.01"][0]["reactions"][0][0],
+        results.table["compliant_limit_n"].tolist()[0],
+    ]
+    assert normal.get_title() == r"$\int \lambda_n\,dt$ over one contact time or an event"  # the study's window
     ax = rc.plot.distances(results)
     dots = ax.lines[0]
+    (limit_dots,) = [line for line in ax.lines if line.get_label().endswith("(compliant limit)")]
     np.testing.assert_allclose(dots.get_ydata(), results.table["distance_to_impulse_velocity"], rtol=1e-15)
+    np.testing.assert_allclose(limit_dots.get_ydata(), results.table["distance_to_compliant_limit"], rtol=1e-15)
     plt.close("all")
     with pytest.raises(ValueError, match=r"plot\.force_integrals: the study 'table1' .* column 'mu'"):
         rc.plot.force_integrals(results, where={"mu": 1.0})
+
+
+def test_a_study_of_another_system_is_drawn_under_its_own_name_not_as_the_papers(finished, tmp_path, capsys):
+    """Without the paper's Table 1 (a changed system drops it) the plot has no paper entry, its window is the
+    study's own, and ``figures preclik_fig7_force_integrals --from`` writes the study's figure under its name,
+    titled as the study's; drawing over a former file says so."""
+    folder = tmp_path / "heavier"
+    overrides = {"sweep.alpha": ALPHAS, "system.mass": 2.0, "termination.time_limit": 0.05}
+    rc.run_study("studies/table1.toml", overrides, out=folder, progress=lambda line: None)
+    results = rc.load_results(folder)
+    assert results.config["paper"]["int_lambda_n"] == []
+    normal = rc.plot.force_integrals(results)[0]
+    labels = [line.get_label() for line in normal.lines]
+    assert not any("Table 1" in label or "paper" in label for label in labels), labels
+    assert normal.get_title() == r"$\int \lambda_n\,dt$ up to t = 0.05 or an event"
+    plt.close("all")
+    out = tmp_path / "drawn"
+    for _ in range(2):
+        assert main(["figures", "preclik_fig7_force_integrals", "--from", str(folder), "--out", str(out)]) == 0
+    assert sorted(path.name for path in out.iterdir()) == [
+        "preclik_fig7_force_integrals_table1.csv",
+        "preclik_fig7_force_integrals_table1.png",
+    ]
+    said = capsys.readouterr().err.splitlines()
+    assert "replaced" not in said[0] and said[1].endswith(
+        "; replaced the former preclik_fig7_force_integrals_table1.csv, preclik_fig7_force_integrals_table1.png"
+    ), said
+    plt.close("all")
 
 
 def test_an_outcome_map_colours_each_cell_by_what_the_run_did():
