@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from regcontact.compliant import CompliantRun
+from regcontact.compliant.outcome import IMPULSIVE_FACTOR
 from regcontact.convergence import (
     DRIFT_TOLERANCE,
     MIN_ORDER,
@@ -139,11 +140,15 @@ def convergence(
     runs: CompliantRun,
     references: list[RigidReferences],
     limits: LimitReferences,
+    impulsive: np.ndarray,
 ) -> dict[str, Any]:
     """The ``"convergence"`` entry of ``results.json``: for each α-series of the sweep (the cases that agree on
     every swept key but α; labelled ``"system"`` by those keys) and each reference, how the force integrals
     approach it as α grows (failed runs left out, with a warning), and which impact law they converge to where
-    both the impulse-velocity and the compliant-limit references exist."""
+    both the impulse-velocity and the compliant-limit references exist and some run of the series had an
+    impulsive phase in its window (``impulsive``, per case: :func:`~regcontact.compliant.outcome.classify`); a
+    series without one gets a warning instead of a verdict, since integrals that hold no impulse say nothing
+    about an impact law."""
     force_integrals, ok = np.asarray(runs.force_integrals), np.asarray(runs.ok)
     others, series, firsts = sweep.alpha_series()
     rtols, atols = sweep.numbers("solver.rtol"), sweep.numbers("solver.atol")
@@ -168,6 +173,13 @@ def convergence(
             ),
         }
         warnings = []
+        if "converges_to" in entry and not np.any(impulsive[good]):
+            del entry["converges_to"]
+            warnings.append(
+                "no run of this α-series had an impulsive phase in its window (∫Σλ_n within "
+                f"{IMPULSIVE_FACTOR:g} times what the slow forces give in the run's time): its integrals hold no "
+                "impulse, so no verdict on the impact law they approach"
+            )
         if len(set(batch.system_ids[cases].tolist())) > 1:
             warnings.append("the system changes along this α-series: compared with its first case's references")
         if len(set(limits.ids[cases].tolist())) > 1:

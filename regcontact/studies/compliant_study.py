@@ -110,7 +110,8 @@ def _run(
     utilisation = lane_utilisation(runs.num_steps, max(1, chunk // len(devices)))  # each device runs its share
     runs = jtu.tree_map(lambda leaf: np.asarray(leaf)[np.argsort(order)], runs)
     rows, partial = case_rows(sweep, batch, runs, references, limits)
-    document = convergence(sweep, batch, runs, references, limits)
+    impulsive = np.array([row["impulsive"] is True for row in rows])
+    document = convergence(sweep, batch, runs, references, limits, impulsive)
     failed = [row for row in rows if row["termination"] == "failed"]
     system_keys = [column_name(key) for key in sweep.swept("system.")]
     return StudyResult(

@@ -143,3 +143,27 @@ def test_a_system_without_a_chosen_impulse_says_why(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "impulse_velocity: no reference (an impact" in printed
     assert "not after the impulsive phase" in document["convergence"]["note"]
+
+
+def test_a_window_that_holds_no_impulse_gives_no_impact_law_verdict(tmp_path, capsys):
+    """Hunt–Crossley on Table 1's rod with a window shrinking as α^-0.4: no run has an impulse inside it (the
+    integrals fall from 1e-7 to 2e-9), and both they and the compliant limit P ~ 1e-11 tend to zero. The study
+    printed "converges to compliant_limit (order 0.604)"; it now says the series holds no impulse, and no verdict."""
+    out = tmp_path / "out"
+    code = _run(
+        "table1.toml",
+        out,
+        "contact.normal_law=hunt_crossley",
+        "termination.time_limit=0.1",
+        "sweep.alpha=[1e3, 1e4, 1e5, 1e6]",
+        "sweep.termination.time_limit=[0.00631, 0.00251, 0.001, 0.000398]",
+        'sweep.zip=[["alpha", "termination.time_limit"]]',
+    )
+    assert code == 0
+    rows, document = _read(out)
+    assert {row["impulsive"] for row in rows} == {"False"}
+    (entry,) = document["convergence"]["systems"]
+    assert "converges_to" not in entry
+    assert any(warning.startswith("no run of this α-series had an impulsive phase") for warning in entry["warnings"])
+    assert entry["compliant_limit"]["order"] is not None  # the analysis stays: only the verdict is withheld
+    assert "converges to" not in capsys.readouterr().out
