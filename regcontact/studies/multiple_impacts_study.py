@@ -31,6 +31,10 @@ from regcontact.systems.system import AbstractSystem
 __all__ = [
     "CASES",
     "LAWS",
+    "MULTIPLE_IMPACTS_BALLS_EXPONENT",
+    "MULTIPLE_IMPACTS_COMPILE_S",
+    "MULTIPLE_IMPACTS_REFERENCE_BALLS",
+    "MULTIPLE_IMPACTS_RUN_S",
     "TAPERED_MAX_BALLS",
     "ChainImpact",
     "LimitNotFound",
@@ -48,9 +52,19 @@ _KIND = "multiple_impacts"
 CASES = ("cradle", "tapered", "column", "rocking_block")
 LAWS = ("hertz", "spring_damper", "bilinear")
 
-#: the cold compile of one (case, law) group, and one compliant run, on this 2-core CPU
-_COMPILE_S = 15.0
-_RUN_S = 1.0
+#: The cold compile (and limit impact) of one (case, law) group, per law, on this 2-core CPU: a 5-ball cradle's
+#: cold ``regcontact run`` of one law and 3 α less the start (23.0 s, 19.5 s, 38.8 s), nearly all compiling
+#: (``docs/studies/multiple_impacts.md``, Size).
+MULTIPLE_IMPACTS_COMPILE_S = {"hertz": 18.0, "spring_damper": 16.0, "bilinear": 33.0}
+#: One compliant run of a 20-ball chain, per law: a 20-ball cradle's cold run (39.7 s, 32.8 s, 156.9 s) less the
+#: start and the compile, over its 3 α.
+MULTIPLE_IMPACTS_RUN_S = {"hertz": 6.6, "spring_damper": 4.9, "bilinear": 40.6}
+#: The balls a run of :data:`MULTIPLE_IMPACTS_RUN_S` has.
+MULTIPLE_IMPACTS_REFERENCE_BALLS = 20
+#: How a run grows with the balls ``N``, per law: ``(N / 20)^p``, fitted from 20 balls to 30 (Hertz 406 s, the
+#: spring-damper 248 s) and, for the bilinear spring, to an earlier 40-ball run (728 s). The steps grow about as
+#: ``N`` (Hertz: 945 at 20 balls, 1,124 at 25); each step's cost grows much faster past 25 balls.
+MULTIPLE_IMPACTS_BALLS_EXPONENT = {"hertz": 7.3, "spring_damper": 6.8, "bilinear": 2.5}
 
 #: the tapered chain's mass ratio from one ball to the next (radii ``0.8^i``, masses ``r³``)
 _TAPER = 0.8**3
@@ -261,15 +275,25 @@ class MultipleImpactsStudy(AbstractStudyKind):
         return []
 
     def estimate(self, config: Mapping[str, Any], devices: DeviceSet) -> Estimate:
+        """Per (case, law): the law's compile (:data:`MULTIPLE_IMPACTS_COMPILE_S`) and, per α, one run
+        (:data:`MULTIPLE_IMPACTS_RUN_S`) grown with the balls as ``(N / 20)^p``
+        (:data:`MULTIPLE_IMPACTS_BALLS_EXPONENT`; the rocking block: its 2 contacts), measured on the cradle."""
         del devices  # one device: a jitted vmap per (case, law)
         chains_config = config["chains"]
         groups = len(chains_config["cases"]) * len(chains_config["laws"])
         (alphas,) = lengths(config, "compliant.alpha")
         cases = groups * alphas
+        compile_s = solve_s = 0.0
+        for case in chains_config["cases"]:
+            size = 2 if case == "rocking_block" else chains_config["balls"]
+            for law in chains_config["laws"]:
+                compile_s += MULTIPLE_IMPACTS_COMPILE_S[law]
+                growth = (size / MULTIPLE_IMPACTS_REFERENCE_BALLS) ** MULTIPLE_IMPACTS_BALLS_EXPONENT[law]
+                solve_s += alphas * MULTIPLE_IMPACTS_RUN_S[law] * growth
         phases = {
             "start": STARTUP_S,
-            "compile": groups * _COMPILE_S,
-            "solve": cases * _RUN_S * rtol_factor(config["compliant"]["rtol"]),
+            "compile": compile_s,
+            "solve": solve_s * rtol_factor(config["compliant"]["rtol"]),
         }
         return Estimate(
             cases, f"{groups} chains and laws × {alphas} α", BASE_BYTES + cases * HOST_BYTES_PER_CASE, phases

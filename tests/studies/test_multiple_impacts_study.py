@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
 
 import regcontact as rc
+from regcontact.cli import main
 from regcontact.studies import ConfigError, load_config, multiple_impacts_study
 
 STUDY = """
@@ -113,3 +116,28 @@ def test_a_limit_impact_that_does_not_end_is_a_failure_of_its_case_not_a_traceba
     table = pd.read_csv(tmp_path / "out" / "results.csv")
     assert list(table["chain"]) == ["cradle"] and list(table["balls"]) == [3]
     assert table[["distance_to_limit", "order_to_limit", "momentum_change", "finished_runs"]].isna().all(axis=None)
+
+
+def test_the_estimate_grows_with_the_balls_under_each_law_and_sizes_the_shipped_study(monkeypatch, capsys):
+    """``check``'s time grows with ``chains.balls`` (each law its own measured exponent); the shipped study's
+    estimate on an idle machine stays as measured (the constants: ``docs/studies/multiple_impacts.md``, Size)."""
+    from regcontact.studies.study_size import DeviceSet, study_size
+
+    monkeypatch.setattr("regcontact.studies.study_size.load_factor", lambda: 1.0)
+    kind, cpu = multiple_impacts_study.MultipleImpactsStudy(), DeviceSet("cpu", 2)
+    for law in multiple_impacts_study.LAWS:
+        seconds = []
+        for balls in (5, 10, 20, 40):
+            raw = {
+                "study": {"name": "s", "kind": "multiple_impacts"},
+                "chains": {"cases": ["cradle"], "laws": [law], "balls": balls},
+                "compliant": {"alpha": [1e4, 1e5, 1e6]},
+            }
+            seconds.append(study_size(kind, load_config(raw).config, cpu).seconds)
+        assert seconds == sorted(seconds) and seconds[-1] > 3 * seconds[0], law
+    shipped = Path(__file__).parents[2] / "studies" / "multiple_impacts.toml"
+    assert main(["check", str(shipped)]) == 0
+    assert capsys.readouterr().out.splitlines()[2] == (
+        "time: roughly 4.7 min for a cold run on cpu × 2 (start ~2 s, compile ~4.47 min, solve ~12 s; less with "
+        "the compilation cache)"
+    )
