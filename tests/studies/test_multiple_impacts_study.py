@@ -113,3 +113,12 @@ def test_a_limit_impact_that_does_not_end_is_a_failure_of_its_case_not_a_traceba
     table = pd.read_csv(tmp_path / "out" / "results.csv")
     assert list(table["chain"]) == ["cradle"] and list(table["balls"]) == [3]
     assert table[["distance_to_limit", "order_to_limit", "momentum_change", "finished_runs"]].isna().all(axis=None)
+
+
+def test_a_limit_impact_faster_than_the_process_resolves_is_a_failure_of_its_case():
+    """A chain whose limit impact the process does not resolve (masses 1e-30: rates past ``MAX_RATE_RTOL/rtol``)
+    is a ``LimitNotFound`` naming the rate, before any compliant run, not an ``ArgumentError`` traceback."""
+    chain = rc.systems.ball_chain(np.ones(3), np.full(3, 1e-30), [1.0, 0.0, 0.0])
+    model = multiple_impacts_study.models(chain)["bilinear"]
+    with pytest.raises(multiple_impacts_study.LimitNotFound, match="fastest normal rate = 1.41"):
+        multiple_impacts_study.chain_impact(chain, model, np.array([1e4, 1e5, 1e6]))
