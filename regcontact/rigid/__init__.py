@@ -39,6 +39,7 @@ from regcontact.rigid._formulations import (
 from regcontact.rigid._impacts import (
     COULOMB_MU_LIMIT as COULOMB_MU_LIMIT,
     IMPACT_LAWS as IMPACT_LAWS,
+    MAX_RATE_RTOL as MAX_RATE_RTOL,
     RESTITUTION_LAWS as RESTITUTION_LAWS,
     AbstractImpactLaw as AbstractImpactLaw,
     ChatterDirection as ChatterDirection,

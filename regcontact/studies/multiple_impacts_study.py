@@ -18,6 +18,7 @@ from typing import Any, final
 import numpy as np
 from numpy.typing import NDArray
 
+from regcontact._argument_checks import ArgumentError
 from regcontact.contact import BilinearSpring, ContactModel, HuntCrossley, SpringDamper, ViscousCoulomb, law_exponents
 from regcontact.convergence import MIN_ORDER_VALUES, why_no_order
 from regcontact.rigid import compliant_limit, limit_law
@@ -185,8 +186,10 @@ def chain_impact(
     """The limit impact of ``chain`` (a :class:`~regcontact.systems.BallChain`, or any system whose velocities are
     all kept) under ``model`` and the compliant runs at ``alphas`` (one jitted ``vmap``), each ended where every
     contact has opened, within ``window · N · α^(−s)`` (``N`` the balls, or the contacts; a law with a peak restarts
-    where each contact turns). A limit impact that does not end within the impact process's segments is a
-    :class:`LimitNotFound`, and no compliant run is made."""
+    where each contact turns). A limit impact that does not end within the impact process's segments, or that is
+    faster than the process resolves (a tapered chain of 40 balls or more under the spring–damper, whose lightest
+    balls' damper rates pass :data:`~regcontact.rigid.MAX_RATE_RTOL` ``/ rtol``), is a :class:`LimitNotFound`, and no
+    compliant run is made."""
     import jax
     import jax.numpy as jnp
 
@@ -201,7 +204,7 @@ def chain_impact(
     alphas = np.asarray(alphas, dtype=float)
     try:
         limit = np.asarray(compliant_limit(chain, model)[1])[:balls]
-    except RuntimeError as error:  # the impact process's segment budget: the one RuntimeError it raises
+    except (RuntimeError, ArgumentError) as error:  # the segment budget, or an impact faster than it resolves
         raise LimitNotFound(f"no limit impact ({error}); no compliant run made") from None
     peaks = ("peak",) if isinstance(model.normal, AbstractPeakNormalLaw) else ()
     settings = SolveSettings(events=("contact_open",), max_steps=max_steps, restart_at=peaks)

@@ -26,7 +26,7 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, ArrayLike, Float
 
-from regcontact._argument_checks import FINITE, NONNEGATIVE, Rule, check_arguments
+from regcontact._argument_checks import FINITE, NONNEGATIVE, POSITIVE, Rule, check_argument, check_arguments
 from regcontact.systems.system import AbstractSystem
 
 __all__ = ["BallChain", "ball_chain", "hertz_stiffness"]
@@ -64,6 +64,8 @@ class BallChain(AbstractSystem):
             )
         if not (np.all(radii > 0) and np.all(masses > 0)):
             raise ValueError("BallChain: radii and masses: expected positive numbers")
+        for name, value in (("radii", radii), ("masses", masses)):  # a subnormal one is zero in JAX
+            check_argument(name, value, POSITIVE)
         check_arguments(self.ARGUMENT_RULES, gravity=gravity, pendulum=pendulum, v0=v0)
         expected = shape[0] - 1 + int(floor)
         if getattr(type(self), "NUM_CONTACTS", None) != expected:

@@ -165,3 +165,26 @@ def test_a_rod_landing_on_one_end_is_the_energetic_impact():
     expected, expected_after = darboux_keller(rod, 0.7, "energetic")
     assert outcome.ended == "opened" and expected.status == "ended"
     np.testing.assert_allclose(after, expected_after, rtol=1e-10, atol=1e-10)
+
+
+def test_a_restitution_whose_unloading_line_is_not_a_float64_is_refused_in_one_line():
+    """``r = 1e-200``: ``r²`` underflowed to zero, the force was ``0/0`` and the limit ran to its horizon and ended
+    in a ``RuntimeError`` traceback; ``k/r²`` past float64 is refused with the stiffness it overflows with."""
+    with pytest.raises(ValueError, match=r"^restitution = 1e-200: expected at least 1.49e-154 with stiffness 1 "):
+        BilinearSpring(1.0, 1e-200)
+    with pytest.raises(ValueError, match=r"^restitution = 1e-160: expected at least 1.49e-154"):
+        BilinearSpring(1.0, [0.5, 1e-160])
+    with pytest.raises(ValueError, match=r"^restitution = 1e-05: expected at least 7.46e-05 with stiffness 1e\+300"):
+        BilinearSpring(1e300, 1e-5)
+    assert float(BilinearSpring(1.0, 1e-150).restitution) == 1e-150  # a compliant solve may still use it
+
+
+def test_the_limit_refuses_a_restitution_its_process_does_not_resolve():
+    """Below ``LIMIT_MIN_RESTITUTION`` (1e-4) the restitution phase is lost in round-off: r = 1e-5 answered 1.8e-5
+    off, 3e-6 0.6 % off, 1e-6 ended in a ``RuntimeError`` traceback after minutes; now one line, before any work."""
+    with pytest.raises(ValueError, match=r"^restitution = 1e-05: expected a number in \[0.0001, 1\] in the rigid"):
+        limit_law(_model(1.0, 1e-5))
+    with pytest.raises(ValueError, match=r"^restitution = 1e-06: expected a number in \[0.0001, 1\]"):
+        limit_law(_model(1.0, [0.5, 1e-6]))
+    found = compliant_limit_map(1.0, 0.0, 1.3, 0.0, 0.0, -2.0, limit_law(_model(1.0, 1e-4)))
+    assert found.v == pytest.approx(2e-4, rel=1e-7)  # measured 4.9e-9 off

@@ -119,3 +119,25 @@ def test_the_compliant_model_converges_to_its_limit_law(ratio):
         assert limit.u == pytest.approx(lcp_slip, rel=1e-9)
     else:
         assert limit.u > lcp_slip + 0.1
+
+
+def test_an_impact_faster_than_the_process_resolves_is_refused_before_it_runs():
+    """A normal rate above ``MAX_RATE_RTOL/rtol`` (1e11 at rtol 1e-12): a stiffness of 1e30 answered ``v⁺`` 7e-4
+    off in silence; a chain of balls of mass 1e-300 (``C = 2e300``) 1e-4 off, of mass 1e-30 a ``RuntimeError``
+    traceback after 200 segments. Now one line naming the rate and the bound."""
+    from regcontact.contact import BilinearSpring
+    from regcontact.rigid import compliant_limit
+    from regcontact.systems import ball_chain
+
+    stiff = limit_law(ContactModel(BilinearSpring(1e30, 0.5), ViscousCoulomb(0.0)))
+    with pytest.raises(ValueError, match=r"^the impact's fastest normal rate = 1\.14e\+15: expected at most 1e\+11"):
+        compliant_limit_map(1.0, 0.0, 1.3, 0.0, 0.0, -2.0, stiff)
+    with pytest.raises(ValueError, match=r"expected at most 1e\+09 = 0.1/rtol"):
+        compliant_limit_map(1.0, 0.0, 1.3, 0.0, 0.0, -2.0, stiff, rtol=1e-10)
+    light = ball_chain(np.ones(3), np.full(3, 1e-300), [1.0, 0.0, 0.0])
+    model = ContactModel(BilinearSpring(1.0, 0.8), ViscousCoulomb(0.0))
+    with pytest.raises(ValueError, match=r"^the impact's fastest normal rate = 1\.41e\+150: expected at most 1e\+11"):
+        compliant_limit(light, model)
+    spread = ball_chain(np.ones(3), [1e300, 1e-300, 1.0], [1.0, 0.0, 0.0])  # ran for minutes before
+    with pytest.raises(ValueError, match=r"^the impact's fastest normal rate = 1e\+150"):
+        compliant_limit(spread, model)

@@ -141,3 +141,12 @@ def test_the_estimate_grows_with_the_balls_under_each_law_and_sizes_the_shipped_
         "time: roughly 4.7 min for a cold run on cpu × 2 (start ~2 s, compile ~4.47 min, solve ~12 s; less with "
         "the compilation cache)"
     )
+
+
+def test_a_limit_impact_faster_than_the_process_resolves_is_a_failure_of_its_case():
+    """A chain whose limit impact the process does not resolve (masses 1e-30: rates past ``MAX_RATE_RTOL/rtol``)
+    is a ``LimitNotFound`` naming the rate, before any compliant run, not an ``ArgumentError`` traceback."""
+    chain = rc.systems.ball_chain(np.ones(3), np.full(3, 1e-30), [1.0, 0.0, 0.0])
+    model = multiple_impacts_study.models(chain)["bilinear"]
+    with pytest.raises(multiple_impacts_study.LimitNotFound, match="fastest normal rate = 1.41"):
+        multiple_impacts_study.chain_impact(chain, model, np.array([1e4, 1e5, 1e6]))

@@ -51,3 +51,16 @@ def test_a_restitution_the_law_refuses_is_one_line(tmp_path, capsys, restitution
     err = capsys.readouterr().err
     assert err.startswith("regcontact: config error: contact.normal.restitution = ") and err.count("\n") == 1
     assert err.endswith("expected a number in (0, 1]\n")
+
+
+@pytest.mark.parametrize("restitution", ["1e-200", "[0.5, 1e-160]"])
+def test_a_restitution_whose_square_underflows_is_one_config_line(tmp_path, capsys, restitution):
+    """``r² `` below float64's smallest normal number (the unloading stiffness ``k/r²`` infinite) was accepted."""
+    config = tmp_path / "bilinear.toml"
+    config.write_text(STUDY)
+    status = main(["check", str(config), "--set", f"contact.normal.restitution={restitution}"])
+    assert status == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"regcontact: config error: contact.normal.restitution = {restitution}: expected at least")
+    assert err.count("\n") == 1 and "k/r²" in err
+    assert not (tmp_path / "out").exists()

@@ -226,3 +226,11 @@ def test_a_rocking_block_landing_on_one_corner_reverses_that_corners_normal_velo
     np.testing.assert_allclose(rows[0] @ after, -(rows[0] @ v0), rtol=1e-9)
     assert outcome.impulses[1, 0] == 0.0
     np.testing.assert_allclose(mass * after[1] ** 2 + inertia * after[2] ** 2, mass + inertia * 0.04, rtol=1e-9)
+
+
+def test_a_subnormal_mass_or_radius_is_refused_by_name():
+    """A mass of 1e-310 is zero in JAX: the mass matrix was singular, a ``LinAlgError`` traceback from the limit."""
+    with pytest.raises(ValueError, match=r"^masses = 1e-310: expected a positive number \(JAX flushes subnormal"):
+        ball_chain(np.ones(3), [1.0, 1e-310, 1.0], [1.0, 0.0, 0.0])
+    with pytest.raises(ValueError, match=r"^radii = 1e-320: expected a positive number \(JAX flushes subnormal"):
+        ball_chain([1e-320, 1.0], np.ones(2), [1.0, 0.0])

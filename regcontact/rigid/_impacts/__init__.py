@@ -10,6 +10,7 @@ from regcontact.rigid._impacts.chatter import (
 )
 from regcontact.rigid._impacts.compliant_limit import (
     COULOMB_MU_LIMIT as COULOMB_MU_LIMIT,
+    MAX_RATE_RTOL as MAX_RATE_RTOL,
     LimitImpact as LimitImpact,
     LimitLaw as LimitLaw,
     compliant_limit as compliant_limit,
