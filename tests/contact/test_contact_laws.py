@@ -192,8 +192,8 @@ def test_contact_time_window_needs_a_linear_stiffness():
     with pytest.raises(ConfigError, match="termination.time_limit.*hunt_crossley.*no linear stiffness"):
         load_study(TABLE1, ["contact.normal_law=hunt_crossley"])
     loaded = load_study(TABLE1, ["contact.normal_law=hunt_crossley", "termination.time_limit=0.01"])
-    # The file gives the stiffness and damping exponents; the shape exponent n keeps its default, 0.
-    assert loaded.config["contact"]["normal_exponents"] == {"stiffness": 1.0, "exponent": 0.0, "damping": 1.0}
+    # A switched law takes its own exponents, not the spring-damper's from the file (tests/studies/test_law_switch.py).
+    assert loaded.config["contact"]["normal_exponents"] == {"stiffness": 1.0, "exponent": 0.0, "damping": 0.0}
 
 
 def test_restart_at_contact_needs_a_touch_down_jump():
