@@ -7,6 +7,8 @@ from pathlib import Path
 
 import xarray as xr
 
+from regcontact.studies import chunk_checkpoints
+
 STUDY = """
 [study]
 name = "chunked"
@@ -87,3 +89,15 @@ compliant_limit = false
 def ball_study(sweep: str) -> str:
     """The ball study of ``user_bodies/`` with the ``[sweep]`` table's lines ``sweep``."""
     return f"{_BALL}[sweep]\n{sweep}\n"
+
+
+def saved_chunks(monkeypatch) -> list[int]:
+    """The first case of each chunk saved from now on, in order (the chunks are still saved)."""
+    solved: list[int] = []
+    real = chunk_checkpoints.ChunkCheckpoints.save
+    monkeypatch.setattr(
+        chunk_checkpoints.ChunkCheckpoints,
+        "save",
+        lambda self, first, runs: (solved.append(first), real(self, first, runs)),
+    )
+    return solved

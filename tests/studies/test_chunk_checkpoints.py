@@ -15,7 +15,7 @@ import regcontact
 from regcontact.cli import main
 from regcontact.studies import chunk_checkpoints
 from regcontact.studies.config import ConfigError
-from tests.studies.sweep_study import assert_same_results, run_reference, write_study
+from tests.studies.sweep_study import assert_same_results, run_reference, saved_chunks, write_study
 
 pytestmark = pytest.mark.slow
 
@@ -69,13 +69,7 @@ def test_resume_solves_only_the_missing_chunks(tmp_path, reference, monkeypatch)
     _stop_after(monkeypatch, 4, KeyboardInterrupt())
     assert main(["run", config, "--out", out]) == 130
     monkeypatch.undo()
-    solved: list[int] = []
-    real = chunk_checkpoints.ChunkCheckpoints.save
-    monkeypatch.setattr(
-        chunk_checkpoints.ChunkCheckpoints,
-        "save",
-        lambda self, first, runs: (solved.append(first), real(self, first, runs)),
-    )
+    solved = saved_chunks(monkeypatch)
     assert main(["run", config, "--out", out, "--resume"]) == 0
     assert solved == [8, 10]
     assert_same_results(tmp_path / "out", reference)
@@ -229,13 +223,7 @@ def test_run_study_keeps_locks_and_resumes_as_the_command_line_does(tmp_path, re
     assert _chunk_files(out) == ["chunk-000000000.npz", "chunk-000000002.npz", "study.json"]
     with pytest.raises(ConfigError, match=r"^out = .*: expected a folder without kept chunks .*resume=True"):
         regcontact.run_study(config, out=out, progress=lambda message: None)
-    solved: list[int] = []
-    real = chunk_checkpoints.ChunkCheckpoints.save
-    monkeypatch.setattr(
-        chunk_checkpoints.ChunkCheckpoints,
-        "save",
-        lambda self, first, runs: (solved.append(first), real(self, first, runs)),
-    )
+    solved = saved_chunks(monkeypatch)
     said: list[str] = []
     run = regcontact.run_study(config, out=out, progress=said.append, resume=True)
     assert run.ok and solved == [4, 6, 8, 10]

@@ -20,7 +20,7 @@ import pytest
 
 from regcontact.cli import main
 from regcontact.studies import _user_classes, chunk_checkpoints
-from tests.studies.sweep_study import assert_same_results, ball_study, run_reference, write_study
+from tests.studies.sweep_study import assert_same_results, ball_study, run_reference, saved_chunks, write_study
 
 pytestmark = pytest.mark.slow
 
@@ -201,13 +201,7 @@ def test_a_damaged_chunk_of_the_study_is_solved_again(tmp_path, reference, monke
         chunk.write_bytes(bytes(content))
     else:
         chunk.write_bytes(chunk.read_bytes()[:-100])
-    solved: list[int] = []
-    real = chunk_checkpoints.ChunkCheckpoints.save
-    monkeypatch.setattr(
-        chunk_checkpoints.ChunkCheckpoints,
-        "save",
-        lambda self, first, runs: (solved.append(first), real(self, first, runs)),
-    )
+    solved = saved_chunks(monkeypatch)
     assert main(["run", str(config), "--out", str(out), "--resume"]) == 0
     assert solved == [2, 4, 6, 8, 10]
     assert not marker.exists()
