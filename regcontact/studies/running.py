@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from regcontact._argument_checks import check_type
 from regcontact.studies.config import ConfigError
 from regcontact.studies.loading import LoadedStudy, load_config, load_study
 from regcontact.studies.run_lock import lock_output
@@ -158,6 +159,8 @@ def run_study(
         >>> round(float(run.table["int_lambda_n"][0]), 6)
         0.325839
     """
+    for name, flag in (("resume", resume), ("restart", restart)):
+        check_type(name, flag, bool, "True or False")
     assignments = _assignments(overrides)
     limits = SizeLimits(max_cases, max_memory)
     if isinstance(path_or_config, Mapping):

@@ -231,3 +231,5 @@ def test_run_study_keeps_locks_and_resumes_as_the_command_line_does(tmp_path, re
     assert_same_results(out, reference)
     with pytest.raises(ConfigError, match=r"^resume = True: expected an out folder"):
         regcontact.run_study(config, resume=True)
+    with pytest.raises(TypeError, match=r"^resume = 'yes': expected True or False, not a str$"):
+        regcontact.run_study(config, out=out, resume="yes")
