@@ -4,7 +4,8 @@
   :func:`impulse_velocity` and :func:`time_stepping` at a :class:`ContactState`, each with *all* its solutions
   (:class:`ContactSolutions`), and :func:`rigid_references`, the impulse a compliant run should approach;
 - impacts (``_impacts/``): :func:`darboux_keller`, :func:`compliant_limit` (the impact law a compliant model
-  converges to as α → ∞), :func:`impact_process` and chatter (:func:`chatter_directions`); impact laws as objects
+  converges to as α → ∞; :func:`compliant_limits` for many in one compiled call), :func:`impact_process` and
+  chatter (:func:`chatter_directions`); impact laws as objects
   (:class:`AbstractImpactLaw`) for :func:`event_driven`;
 - integrators (``_integrators/``): :func:`moreau_jean` (and :func:`moreau_jean_batch`), :func:`gholami_time_stepping`
   and :func:`event_driven`, each returning a :class:`RigidTrajectory`;
@@ -60,6 +61,7 @@ from regcontact.rigid._impacts import (
     chatter_sequence as chatter_sequence,
     compliant_limit as compliant_limit,
     compliant_limit_map as compliant_limit_map,
+    compliant_limits as compliant_limits,
     darboux_keller as darboux_keller,
     darboux_keller_map as darboux_keller_map,
     impact_process as impact_process,

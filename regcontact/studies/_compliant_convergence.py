@@ -173,8 +173,8 @@ def convergence(
             ),
         }
         warnings = []
-        if "converges_to" in entry and not np.any(impulsive[good]):
-            del entry["converges_to"]
+        if not np.any(impulsive[good]):
+            entry.pop("converges_to", None)
             warnings.append(
                 "no run of this α-series had an impulsive phase in its window (∫Σλ_n within "
                 f"{IMPULSIVE_FACTOR:g} times what the slow forces give in the run's time): its integrals hold no "

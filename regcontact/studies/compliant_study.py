@@ -5,6 +5,7 @@ every case in one vmapped, jitted solve run in chunks, set beside the rigid refe
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Mapping
 from typing import Any, final
 
@@ -81,13 +82,19 @@ def _run(
     progress(axes_line(sweep.plan, len(batch.system_tables)))
     progress(laws_line(config["contact"], sweep.swept("contact.")))
 
+    started = time.perf_counter()
     systems = [jtu.tree_map(lambda leaf, j=j: leaf[j], batch.systems) for j in range(len(batch.system_tables))]
     from regcontact.rigid import ReferenceOptions, rigid_references_batch
 
     listed = sweep.time_stepping_dt
     options = ReferenceOptions(sweep.impulse_velocity, listed)
     references = rigid_references_batch(systems, options, trend_steps(listed) if listed else ())
+    limits_started = time.perf_counter()
     limits = limit_references(sweep, batch, [reference.state for reference in references])
+    references_s = {
+        "rigid_references_s": limits_started - started,
+        "limit_references_s": time.perf_counter() - limits_started,
+    }
     devices = sweep_devices()
     chunk = sweep_chunk_size(batch.cases, devices, sweep.chunk_size)
     done: dict[int, CompliantRun] = {}
@@ -138,7 +145,7 @@ def _run(
             "lane_utilisation": utilisation,
             "failed_cases": len(failed),
         },
-        timings={"compile_s": timings.compile_s, "solve_s": timings.run_s},
+        timings={"compile_s": timings.compile_s, "solve_s": timings.run_s, **references_s},
         failures=[failure_line(row, list(sweep.labels)) for row in failed],
         summary=convergence_lines(document, sorted(set(np.asarray(sweep.alpha).tolist()))),
         extra={"convergence": document, **({"partial_results": partial} if partial else {})},

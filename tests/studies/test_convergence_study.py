@@ -147,8 +147,9 @@ def test_a_system_without_a_chosen_impulse_says_why(tmp_path, capsys):
 
 def test_a_window_that_holds_no_impulse_gives_no_impact_law_verdict(tmp_path, capsys):
     """Hunt–Crossley on Table 1's rod with a window shrinking as α^-0.4: no run has an impulse inside it (the
-    integrals fall from 1e-7 to 2e-9), and both they and the compliant limit P ~ 1e-11 tend to zero. The study
-    printed "converges to compliant_limit (order 0.604)"; it now says the series holds no impulse, and no verdict."""
+    integrals fall from 1e-7 to 2e-9). The study printed "converges to compliant_limit (order 0.604)" against the
+    limit of an impact without collision grown from a seed, P ~ 1e-11; it now says the series holds no impulse,
+    gives no verdict, and the seed's limit is no reference (Hunt–Crossley has no linear term at touch-down)."""
     out = tmp_path / "out"
     code = _run(
         "table1.toml",
@@ -165,5 +166,8 @@ def test_a_window_that_holds_no_impulse_gives_no_impact_law_verdict(tmp_path, ca
     (entry,) = document["convergence"]["systems"]
     assert "converges_to" not in entry
     assert any(warning.startswith("no run of this α-series had an impulsive phase") for warning in entry["warnings"])
-    assert entry["compliant_limit"]["order"] is not None  # the analysis stays: only the verdict is withheld
-    assert "converges to" not in capsys.readouterr().out
+    assert entry["impulse_velocity"]["order"] is not None  # the analysis stays: only the verdict is withheld
+    limit = entry["compliant_limit"]
+    assert limit["reference"] is None and "HuntCrossley has no linear term at touch-down" in limit["warnings"][0]
+    printed = capsys.readouterr().out
+    assert "converges to" not in printed and "compliant_limit: no reference (no landing" in printed

@@ -40,6 +40,7 @@ from regcontact.rigid._impacts.impact_process import (
     ProcessOutcome as ProcessOutcome,
     impact_process as impact_process,
 )
+from regcontact.rigid._impacts.limit_batch import compliant_limits as compliant_limits
 from regcontact.rigid._impacts.without_collision import (
     IWCCases as IWCCases,
     iwc_cases as iwc_cases,

@@ -84,17 +84,22 @@ def slip_painleve_matrix(delassus: ArrayLike, mu: ArrayLike, velocity: ArrayLike
 
 def _consistent(P: NDArray, impacting: tuple[int, ...]) -> bool:
     """Whether some impulses ``λ ≥ 0`` (not all zero) at the ``impacting`` contacts press each of them in
-    (``(Pλ)_i < 0``) and lift every other one (``(Pλ)_j > 0``): a linear programme on the margin."""
-    from scipy.optimize import linprog
-
+    (``(Pλ)_i < 0``) and lift every other one (``(Pλ)_j > 0``): a linear programme on the margin, whose optimum
+    for one impacting contact ``s`` (``λ_s = 1``) is the smallest of ``−P_ss``, the ``P_js`` and 1."""
     k = P.shape[0]
     S = list(impacting)
+    scale = max(float(np.abs(P).max()), 1e-300)
+    if len(S) == 1:
+        (s,) = S
+        margin = min(-P[s, s], *(P[j, s] for j in range(k) if j != s), 1.0)
+        return bool(margin > 1e-12 * scale)
+    from scipy.optimize import linprog
+
     signs = np.array([1.0 if i in impacting else -1.0 for i in range(k)])  # rows: sign · (Pλ) + t ≤ 0
     # variables λ_S (≥ 0) and the margin t ≤ 1: maximise t with Σ λ = 1
     A_ub = np.column_stack([signs[:, None] * P[:, S], np.ones(k)])
     A_eq = np.concatenate([np.ones(len(S)), [0.0]])[None, :]
     bounds = [(0.0, None)] * len(S) + [(None, 1.0)]
-    scale = max(float(np.abs(P).max()), 1e-300)
     result = linprog(
         np.concatenate([np.zeros(len(S)), [-1.0]]), A_ub=A_ub, b_ub=np.zeros(k), A_eq=A_eq, b_eq=[1.0], bounds=bounds
     )
