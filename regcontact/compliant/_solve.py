@@ -79,7 +79,7 @@ def _radau(stages: int = 3, **options: Any) -> Callable[[], diffrax.AbstractSolv
 #: iterates, an ``sn × sn`` system instead of ``sN × sN`` for ``s`` stages).
 #:
 #: diffrax is imported where a solve is traced, not with this module: a study that loads its kept sweep
-#: (:mod:`regcontact.compliant._exported_sweeps`) and a config check never need it (0.2 s of start-up).
+#: (:mod:`regcontact._exported_programs`) and a config check never need it (0.2 s of start-up).
 IMPLICIT_SOLVERS: dict[str, Callable[[], diffrax.AbstractSolver]] = {
     "Kvaerno3": _diffrax_solver("Kvaerno3"),
     "Kvaerno4": _diffrax_solver("Kvaerno4"),

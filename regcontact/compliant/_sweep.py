@@ -21,7 +21,7 @@ from jax.sharding import Mesh, NamedSharding, PartitionSpec
 from jaxtyping import Array, ArrayLike, Float
 
 from regcontact._argument_checks import NONNEGATIVE, POSITIVE, Rule, check_arguments, check_count
-from regcontact.compliant._exported_sweeps import exported_or_traced
+from regcontact._exported_programs import exported_or_traced
 from regcontact.compliant._progress import SweepProgress
 from regcontact.compliant._solve import CompliantRun, Controls, SolveSettings, solve
 from regcontact.compliant.devices import automatic_chunk_size, sweep_devices

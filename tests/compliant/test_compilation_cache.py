@@ -46,13 +46,14 @@ def test_a_rerun_reads_the_traced_sweep_back(monkeypatch, tmp_path, restore_cach
     results. Another computation (other events) is kept apart."""
     import numpy as np
 
-    from regcontact.compliant import SolveSettings, _exported_sweeps, _sweep
+    from regcontact import _exported_programs
+    from regcontact.compliant import SolveSettings, _sweep
     from regcontact.compliant.alpha_sweep import alpha_sweep
     from regcontact.contact import ContactModel
     from regcontact.systems.rod import PainleveRod
 
     monkeypatch.setenv(CACHE_ENVIRONMENT_VARIABLE, str(tmp_path / "cache"))
-    folder = use_compilation_cache() / _exported_sweeps.FOLDER_NAME
+    folder = use_compilation_cache() / _exported_programs.FOLDER_NAME
 
     def run(settings):
         return alpha_sweep(PainleveRod(), ContactModel(), [1e3, 1e5], t_max=0.05, settings=settings)[0]
@@ -85,19 +86,19 @@ def test_a_kept_sweep_is_keyed_by_the_source_of_every_class_in_it():
     batch (an edited user body is traced again); a class with no readable source makes the sweep unkeepable."""
     import equinox as eqx
 
-    from regcontact.compliant import _exported_sweeps
+    from regcontact import _exported_programs
     from regcontact.contact import ContactModel
     from regcontact.systems.rod import PainleveRod
 
     class UserLaw(eqx.Module):
         stiffness: float = 1.0
 
-    assert _exported_sweeps._outside_sources((PainleveRod(), ContactModel())) == []
-    sources = _exported_sweeps._outside_sources((PainleveRod(), [UserLaw()]))
+    assert _exported_programs._outside_sources((PainleveRod(), ContactModel())) == []
+    sources = _exported_programs._outside_sources((PainleveRod(), [UserLaw()]))
     assert sources is not None and len(sources) == 1 and "class UserLaw(eqx.Module)" in sources[0]
 
     Typed = type("Typed", (eqx.Module,), {"__module__": "a_session_without_a_file"})
-    assert _exported_sweeps._outside_sources({"law": Typed()}) is None
+    assert _exported_programs._outside_sources({"law": Typed()}) is None
 
 
 @pytest.mark.slow

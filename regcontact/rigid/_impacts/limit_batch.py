@@ -20,7 +20,7 @@ SciPy process one by one: their modes and events are not a fixed-shape computati
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import equinox as eqx
@@ -218,15 +218,38 @@ def _solve_group(members: list[_Impact], rtol: float) -> list[tuple[int, NDArray
         stack([getattr(m, name) for m in padded])
         for name in ("damping", "G", "mu", "begin", "closed", "slowest", "fastest", "speed")
     )
-    codes, velocities, impulses = _batched(
-        laws, damping, G, mu, begin, closed, slowest, fastest, speed, jnp.asarray(rtol), members[0].group[2]
-    )
+    batch = (laws, damping, G, mu, begin, closed, slowest, fastest, speed, jnp.asarray(rtol))
+    has_spring = members[0].group[2]
+    codes, velocities, impulses = _compiled(batch, has_spring)(batch)
     codes, velocities, impulses = np.asarray(codes), np.asarray(velocities), np.asarray(impulses)
     return [(int(codes[i]), velocities[i], impulses[i]) for i in range(len(members))]
 
 
-@eqx.filter_jit
-def _batched(law, damping, G, mu, w, closed, slowest, fastest, speed, rtol, has_spring: bool):
+#: The compiled batched solves of this process, by law structure, shapes and spring.
+_COMPILED: dict[tuple, Callable] = {}
+
+
+def _compiled(batch: tuple, has_spring: bool) -> Callable:
+    """The batched solve compiled for ``batch``'s shapes: read back from the kept exports where a run traced it
+    before (tracing diffrax's loop takes seconds, :mod:`regcontact._exported_programs`), else traced;
+    kept for the process."""
+    from regcontact._exported_programs import exported_or_traced
+
+    leaves, treedef = jtu.tree_flatten(batch)
+    key = (has_spring, treedef, tuple((leaf.shape, str(leaf.dtype)) for leaf in leaves))
+    if key in _COMPILED:
+        return _COMPILED[key]
+
+    def solve(batch):
+        return _batched(*batch, has_spring=has_spring)
+
+    sharding = jax.sharding.SingleDeviceSharding(jax.devices()[0])
+    kept = exported_or_traced(solve, batch, sharding, (0, 0, 0), ("compliant_limits", has_spring))
+    _COMPILED[key] = kept if kept is not None else eqx.filter_jit(solve)
+    return _COMPILED[key]
+
+
+def _batched(law, damping, G, mu, w, closed, slowest, fastest, speed, rtol, *, has_spring: bool):
     return jax.vmap(lambda *args: _one(*args, rtol=rtol, has_spring=has_spring), in_axes=(0,) * 9)(
         law, damping, G, mu, w, closed, slowest, fastest, speed
     )

@@ -1,4 +1,5 @@
-"""The traced sweep kept on disk beside the compilation cache, so that a re-run neither traces nor compiles.
+"""Traced programs kept on disk beside the compilation cache (the compliant sweep, the batched compliant limits),
+so that a re-run neither traces nor compiles.
 
 JAX's persistent cache keeps compiled executables, but finding one needs the program, and producing the program
 means tracing the solve (diffrax's loop, the Radau step, the events): about 1.5 s for the rod, every run. Here the
