@@ -51,7 +51,11 @@ def _seed_dependent(state: ContactState, model: ContactModel) -> str:
     grows from it at a rate of its own, whatever the seed (Champneys & Várkonyi's IWC). A law whose force
     vanishes faster than linearly (Hunt–Crossley's ``k δⁿ``, ``n > 1``) leaves the seed's impulse, not the
     compliant run's."""
-    approaching = (np.abs(state.gaps) <= 1e-9 * state.gap_scale) & (state.contact_velocity[:, 0] < 0)
+    # the closed and approaching contacts by compliant_limit's rule (its default tol)
+    tol = 1e-9
+    approaching = (np.abs(state.gaps) <= tol * state.gap_scale) & (
+        state.contact_velocity[:, 0] < -tol * state.velocity_scale
+    )
     if approaching.any() or type(model.normal).LINEAR_STIFFNESS is not None:
         return ""
     return (

@@ -237,12 +237,10 @@ def onset_time(law: LimitLaw, normal_velocity: ArrayLike, rates: Sequence[float]
     return high
 
 
-def _process(
-    G: NDArray, mu: NDArray, velocity: NDArray, law: LimitLaw, rtol: float, growth: NDArray | None = None
-) -> ProcessOutcome:
-    """The limit impact of the contacts; ``growth``: the ``|p_ii|`` of the contacts seeded for an impact without
-    collision, whose rates (those of an approach with ``C_ii = |p_ii|``) set how long their growth is followed."""
-    speed = float(np.abs(velocity).max())
+def _impact_rates(law: LimitLaw, G: NDArray, speed: float, rtol: float, growth: NDArray | None = None) -> list[float]:
+    """The inverse time scales of an impact of the contacts with Delassus matrix ``G`` under ``law`` (both at the
+    contacts taking part) at ``speed``: the normal law's (and, for the contacts ``growth`` seeds, those of their
+    growth), ``ArgumentError`` where the fastest exceeds ``MAX_RATE_RTOL/rtol``, then the viscous friction's."""
     rates = law.rates(np.diag(G)[0::2], speed)
     if growth is not None:
         rates = rates + law.rates(growth, speed)
@@ -256,6 +254,15 @@ def _process(
         )
     if law.friction == "viscous":
         rates = rates + [r for r in law.tangential_damping * np.diag(G)[1::2] if r > 0]
+    return rates
+
+
+def _process(
+    G: NDArray, mu: NDArray, velocity: NDArray, law: LimitLaw, rtol: float, growth: NDArray | None = None
+) -> ProcessOutcome:
+    """The limit impact of the contacts; ``growth``: the ``|p_ii|`` of the contacts seeded for an impact without
+    collision, whose rates (those of an approach with ``C_ii = |p_ii|``) set how long their growth is followed."""
+    rates = _impact_rates(law, G, float(np.abs(velocity).max()), rtol, growth)
     # start where the forces set in on the ballistic approach (every contact reaches g = 0 together at τ₀)
     gaps = -velocity[:, 0] * onset_time(law, velocity[:, 0], rates)
     return impact_process(

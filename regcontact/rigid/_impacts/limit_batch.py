@@ -30,14 +30,12 @@ import jax.tree_util as jtu
 import numpy as np
 from numpy.typing import NDArray
 
-from regcontact._argument_checks import ArgumentError
 from regcontact.contact import AbstractNormalLaw, AbstractPeakNormalLaw, ContactModel
 from regcontact.rigid._impacts.compliant_limit import (
-    _RATE_MEANING,
-    MAX_RATE_RTOL,
     LimitLaw,
     _check_model,
     _check_tolerances,
+    _impact_rates,
     compliant_limit,
     limit_law,
 )
@@ -162,31 +160,17 @@ def _impact(
     if law.friction == "coulomb" or isinstance(law.normal, AbstractPeakNormalLaw):
         return None
     speed = float(np.abs(start).max())
-    closed_law = law.at_contacts(index)
-    rates = closed_law.rates(np.diag(G)[0::2][index], speed)
-    if growth is not None:
-        rates = rates + closed_law.rates(growth, speed)
-    fastest, most = max(rates, default=0.0), MAX_RATE_RTOL / rtol
-    if not fastest <= most:  # NaN and inf too
-        raise ArgumentError(
-            "the impact's fastest normal rate",
-            fastest,
-            f"at most {most:.3g} = {MAX_RATE_RTOL:g}/rtol {_RATE_MEANING}",
-            shown=f"{fastest:.3g}",
-        )
-    damping = np.broadcast_to(np.asarray(law.tangential_damping, dtype=float), (k,))
-    if law.friction == "viscous":
-        rates = rates + [r for r in (damping * np.diag(G)[1::2])[index] if r > 0]
-    else:
-        damping = np.zeros(k)
-    if not [r for r in rates if r > 0]:
+    rates = [r for r in _impact_rates(law.at_contacts(index), G[np.ix_(rows, rows)], speed, rtol, growth) if r > 0]
+    if not rates:
         raise ValueError("the normal law has no force on the impact scale")
+    damping = np.broadcast_to(np.asarray(law.tangential_damping, dtype=float), (k,))
+    if law.friction != "viscous":
+        damping = np.zeros(k)
     normal = jtu.tree_map(lambda leaf: np.broadcast_to(np.asarray(leaf, dtype=float), (k,)), law.normal)
     begin = w.copy()
     begin[index] = np.where(np.abs(start) <= 1e-12 * speed, 0.0, start)  # at rest to round-off: no approach, no slip
     closed = np.zeros(k, dtype=bool)
     closed[index] = True
-    positive = [r for r in rates if r > 0]
     return _Impact(
         state,
         normal,
@@ -197,8 +181,8 @@ def _impact(
         begin,
         closed,
         growth is not None,
-        min(positive),
-        fastest,
+        min(rates),
+        max(rates),
         speed,
         (jtu.tree_structure(normal), k, law.has_spring),
     )
