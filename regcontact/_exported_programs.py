@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
 import hashlib
 import inspect
 import os
@@ -34,20 +33,11 @@ import equinox as eqx
 import jax
 import jax.tree_util as jtu
 
+from regcontact._package_code import package_code
+
 __all__ = ["exported_or_traced"]
 
 FOLDER_NAME = "regcontact-exported"
-
-
-@functools.cache
-def _package_source_hash() -> str:
-    """A hash of the source of every module of the package."""
-    root = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        digest.update(str(path.relative_to(root)).encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
 
 
 def _module_types(tree: Any) -> set[type]:
@@ -88,7 +78,7 @@ def _outside_sources(tree: Any) -> list[str] | None:
 
 def _key(parts: tuple[Any, ...], outside: list[str]) -> str:
     versions = [f"{name}={metadata.version(name)}" for name in ("jax", "jaxlib", "diffrax", "equinox")]
-    text = repr((parts, versions, _package_source_hash(), outside))
+    text = repr((parts, versions, package_code(), outside))
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 

@@ -87,14 +87,25 @@ def case_rows(
     cases, settings = batch.cases, sweep.settings
     impulsive, end_modes = (np.asarray(codes) for codes in classify(cases, runs, settings))
     events = ("time_limit", *settings.events)
-    t_max = np.asarray(cases.controls.t_max)  # on the host: indexing a device array per row dispatches per row
+    # Every field on the host once, as Python numbers: indexing a device array (or a module's property) per row
+    # dispatches (or recomputes the whole batch) per row.
+    t_max = np.asarray(cases.controls.t_max).tolist()
+    all_integrals, all_ok = np.asarray(runs.force_integrals), np.asarray(runs.ok).tolist()
+    t_end, termination, statuses, checks = (
+        np.asarray(field).tolist() for field in (runs.t_end, runs.termination, runs.status, runs.check)
+    )
+    steps, accepted, rejected, restarts = (
+        np.asarray(field).tolist()
+        for field in (runs.num_steps, runs.num_accepted_steps, runs.num_rejected_steps, runs.num_restarts)
+    )
+    impulsive, end_modes = impulsive.tolist(), end_modes.tolist()
     rows, partial = [], []
     for i in range(sweep.size):
         label = sweep.label(i)
         reference = references[batch.system_ids[i]]
-        integrals = runs.force_integrals[i]
-        status, check = SOLVER_STATUSES[int(runs.status[i])], RUN_CHECKS[int(runs.check[i])]
-        ok = bool(runs.ok[i])
+        integrals = all_integrals[i]
+        status, check = SOLVER_STATUSES[statuses[i]], RUN_CHECKS[checks[i]]
+        ok = all_ok[i]
         row = {
             **label,
             # A failed run's integrals are not results: blank here, kept in the JSON under "partial_results".
@@ -102,17 +113,17 @@ def case_rows(
             **sweep.paper.at(label["alpha"]),
             **_reference_columns(reference, integrals, ok),
             **_limit_columns(limits.of_case(i), integrals, ok),
-            "t_end": float(runs.t_end[i]),
-            "t_max": float(t_max[i]),
-            "termination": events[int(runs.termination[i])] if ok else "failed",
-            "n_steps": int(runs.num_steps[i]),
-            "n_accepted": int(runs.num_accepted_steps[i]),
-            "n_rejected": int(runs.num_rejected_steps[i]),
-            "n_restarts": int(runs.num_restarts[i]),
+            "t_end": t_end[i],
+            "t_max": t_max[i],
+            "termination": events[termination[i]] if ok else "failed",
+            "n_steps": steps[i],
+            "n_accepted": accepted[i],
+            "n_rejected": rejected[i],
+            "n_restarts": restarts[i],
             "status": status,
             "check": check,
             # What the run did (regcontact.compliant.outcome): an impulse or not, and how it ended.
-            "impulsive": bool(impulsive[i]) if ok else None,
+            "impulsive": impulsive[i] if ok else None,
             "end_mode": END_MODES[int(end_modes[i])] if ok and end_modes[i] != UNCLASSIFIED else None,
         }
         rows.append(row)
@@ -122,7 +133,7 @@ def case_rows(
                     **label,
                     **_per_contact("int_lambda", integrals),
                     "t_end": row["t_end"],
-                    "stopped_by": events[int(runs.termination[i])],
+                    "stopped_by": events[termination[i]],
                     "status": status,
                     "check": check,
                 }

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import io
 import json
@@ -17,6 +16,7 @@ from typing import Any
 import numpy as np
 
 import regcontact
+from regcontact._package_code import package_code
 from regcontact.compliant import SOLVER_STATUSES, CompliantRun, CompliantState
 from regcontact.compliant.run_checks import RUN_CHECKS
 from regcontact.studies._own_files import create_own_file
@@ -56,18 +56,6 @@ class ChunkWriteError(Exception):
 #: How a compliant study orders its cases into chunks (:func:`~regcontact.compliant.cost_order`); a chunk
 #: is kept by its first case in that order, so chunks kept under another order are another study's.
 CASE_ORDER = "by alpha, stable"
-
-
-@functools.cache
-def package_code() -> str:
-    """The SHA-256 of regcontact's own source files (names and contents): an edited checkout is another code,
-    whatever its version string says."""
-    root = Path(regcontact.__file__).parent
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-        digest.update(hashlib.sha256(path.read_bytes()).digest())
-    return digest.hexdigest()
 
 
 def _code_of(config: dict[str, Any]) -> dict[str, Any]:

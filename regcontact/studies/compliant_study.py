@@ -12,8 +12,10 @@ from typing import Any, final
 import jax.tree_util as jtu
 import numpy as np
 
+from regcontact._compile_clock import CompileClock
 from regcontact.compliant import Case, CompliantRun, cost_order, lane_utilisation, sweep_chunk_size
 from regcontact.compliant.devices import sweep_devices
+from regcontact.rigid import ReferenceOptions, rigid_references_batch
 from regcontact.studies._compliant_columns import TABLE_COLUMNS, case_rows
 from regcontact.studies._compliant_config import KIND, check, schema
 from regcontact.studies._compliant_convergence import convergence, trend_steps
@@ -78,19 +80,17 @@ def _run(
 ) -> StudyResult:
     """The sweep's table, references, solver statistics and timings (:meth:`CompliantSweepStudy.run`)."""
     sweep = CompliantSweep.from_config(config)
-    batch = sweep_cases(sweep)
-    progress(axes_line(sweep.plan, len(batch.system_tables)))
-    progress(laws_line(config["contact"], sweep.swept("contact.")))
-
-    started = time.perf_counter()
-    systems = [jtu.tree_map(lambda leaf, j=j: leaf[j], batch.systems) for j in range(len(batch.system_tables))]
-    from regcontact.rigid import ReferenceOptions, rigid_references_batch
-
-    listed = sweep.time_stepping_dt
-    options = ReferenceOptions(sweep.impulse_velocity, listed)
-    references = rigid_references_batch(systems, options, trend_steps(listed) if listed else ())
-    limits_started = time.perf_counter()
-    limits = limit_references(sweep, batch, [reference.state for reference in references])
+    with CompileClock() as before_solve:  # the references' own compile time is compile, not their work
+        batch = sweep_cases(sweep)
+        progress(axes_line(sweep.plan, len(batch.system_tables)))
+        progress(laws_line(config["contact"], sweep.swept("contact.")))
+        started = time.perf_counter()
+        systems = [jtu.tree_map(lambda leaf, j=j: leaf[j], batch.systems) for j in range(len(batch.system_tables))]
+        listed = sweep.time_stepping_dt
+        options = ReferenceOptions(sweep.impulse_velocity, listed)
+        references = rigid_references_batch(systems, options, trend_steps(listed) if listed else ())
+        limits_started = time.perf_counter()
+        limits = limit_references(sweep, batch, [reference.state for reference in references])
     references_s = {
         "rigid_references_s": limits_started - started,
         "limit_references_s": time.perf_counter() - limits_started,
@@ -116,9 +116,11 @@ def _run(
     )
     utilisation = lane_utilisation(runs.num_steps, max(1, chunk // len(devices)))  # each device runs its share
     runs = jtu.tree_map(lambda leaf: np.asarray(leaf)[np.argsort(order)], runs)
-    rows, partial = case_rows(sweep, batch, runs, references, limits)
-    impulsive = np.array([row["impulsive"] is True for row in rows])
-    document = convergence(sweep, batch, runs, references, limits, impulsive)
+    with CompileClock() as rows_compile:
+        rows, partial = case_rows(sweep, batch, runs, references, limits)
+        impulsive = np.array([row["impulsive"] is True for row in rows])
+        document = convergence(sweep, batch, runs, references, limits, impulsive)
+    references_s["host_compile_s"] = before_solve.seconds + rows_compile.seconds
     failed = [row for row in rows if row["termination"] == "failed"]
     system_keys = [column_name(key) for key in sweep.swept("system.")]
     return StudyResult(

@@ -67,7 +67,7 @@ def friction_solutions_batch(
     data = [problem.data_scales() for problem in scaled]
     E = np.stack([scales.entries for scales in data])
     Q = np.stack([scales.constants for scales in data])
-    fast = _clear_cut(scaled)
+    fast = _clear_cut(scaled, M, q, E, Q)
     points: list[list[NDArray[np.float64]]] = [[] for _ in range(count)]
     errors: list[list[NDArray[np.float64]]] = [[] for _ in range(count)]
     for mask in _MASKS:
@@ -141,31 +141,32 @@ def _free_at_round_off(problem: FrictionLCP) -> bool:
     return bool(problem.free[0] >= -0.5e-12 * np.abs(problem.q).max())
 
 
-def _normal_slack_residual(problem: FrictionLCP, tol: float = 1e-12) -> tuple[float, float]:
-    """The index set ``{λ_n, β}`` as the one-problem search sees it (its block ``[[W_nn, 0], [μ, 0]]`` singular in
-    its own units): the residual of its least-squares point and the threshold above which it has no solution."""
-    support = np.array([0, 3])
-    block = problem.M[np.ix_(support, support)]
-    c, r, u = block_units(problem.data_scales().entries[np.ix_(support, support)])
-    U, sigma, Vt = np.linalg.svd(r[:, None] * block * c)
-    rhs = -problem.q[support]
-    y = Vt[:1].T @ ((U[:, :1].T @ (r * rhs)) / sigma[:1])
-    residual = float(np.abs(r * (block @ (c * y) - rhs)).max())
-    rhs_scale = np.abs(r * problem.data_scales().constants[support]).max()
-    return residual, tol * max(float(rhs_scale), float(u) * float(np.abs(y).max()))
-
-
-def _clear_cut(scaled: list[FrictionLCP]) -> NDArray[np.bool_]:
+def _clear_cut(
+    scaled: list[FrictionLCP],
+    M: NDArray[np.float64],
+    q: NDArray[np.float64],
+    E: NDArray[np.float64],
+    Q: NDArray[np.float64],
+    tol: float = 1e-12,
+) -> NDArray[np.bool_]:
     """Which problems have the singular index sets of the module docstring with their solution sets decided by a
-    clear margin (the index sets' ranks are checked by the caller)."""
-    fast = np.ones(len(scaled), dtype=bool)
-    for i, problem in enumerate(scaled):
-        q_max = np.abs(problem.q).max()
-        b_n = problem.free[0]
-        ok = problem.mu > 0.0 and q_max > 0.0
-        ok &= not (-2e-12 * q_max < b_n < -0.5e-12 * q_max)  # {β}: Λ = 0 present or not, clearly
-        # {λ_n, β}: b_n in the range of [[W_nn, 0], [μ, 0]] at round-off, then a copy of Λ = 0 (present), or clearly not
-        residual, threshold = _normal_slack_residual(problem)
-        ok &= (residual < 1e-2 * threshold and _free_at_round_off(problem)) or residual > 1e2 * threshold
-        fast[i] = ok
-    return fast
+    clear margin (the index sets' ranks are checked by the caller); ``M``, ``q`` and their round-off ``E``, ``Q``
+    stacked."""
+    q_max = np.abs(q).max(axis=1)
+    b_n = np.array([problem.free[0] for problem in scaled])
+    mu = np.array([problem.mu for problem in scaled])
+    ok = (mu > 0.0) & (q_max > 0.0)
+    ok &= ~((-2e-12 * q_max < b_n) & (b_n < -0.5e-12 * q_max))  # {β}: Λ = 0 present or not, clearly
+    # {λ_n, β} as the one-problem search sees it (its block [[W_nn, 0], [μ, 0]] singular in its own units): the
+    # residual of its least-squares point against the threshold above which it has no solution. b_n in the range
+    # at round-off: a copy of Λ = 0 (present), or clearly not.
+    support = np.array([0, 3])
+    block = M[:, support[:, None], support[None, :]]
+    c, r, u = block_units(E[:, support[:, None], support[None, :]])
+    U, sigma, Vt = np.linalg.svd(r[:, :, None] * block * c[:, None, :])
+    rhs = -q[:, support]
+    y = Vt[:, 0, :] * (np.einsum("ni,ni->n", U[:, :, 0], r * rhs) / sigma[:, 0])[:, None]
+    residual = np.abs(r * (np.einsum("nij,nj->ni", block, c * y) - rhs)).max(axis=1)
+    threshold = tol * np.maximum(np.abs(r * Q[:, support]).max(axis=1), u * np.abs(y).max(axis=1))
+    free = b_n >= -0.5e-12 * q_max  # _free_at_round_off
+    return ok & (((residual < 1e-2 * threshold) & free) | (residual > 1e2 * threshold))
