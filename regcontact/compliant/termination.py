@@ -26,16 +26,24 @@ Time limits
     window holds the longest of them). It tends to zero as α grows but much more slowly than
     the fast scale of the impulse (∝ 1/α up to a logarithm), so a window of a few ``t_c`` holds the whole
     impulsive phase and only an ``O(t_c) = O(α^-1/2)`` share of the regular force that follows it.
+
+    A law without a linear stiffness (Hunt–Crossley) has no contact time; its window is a number of *impact
+    times* ``π / r``, ``r`` the slowest of the law's own impact rates at α for the contacts' inverse normal masses
+    and the impact speed at the initial state (:func:`impact_time`): for a linear spring it is ``t_c`` again.
 """
 
 from __future__ import annotations
 
+import math
+
 import jax
 import jax.numpy as jnp
-from jaxtyping import Array, Float
+import numpy as np
+from jaxtyping import Array, ArrayLike, Float
 
 from regcontact.compliant.dynamics import CompliantState, CompliantSystem, contact_forces
 from regcontact.compliant.resolution import gap_resolution
+from regcontact.contact import AbstractNormalLaw
 from regcontact.systems.system import AbstractSystem
 
 __all__ = [
@@ -44,6 +52,8 @@ __all__ = [
     "contact_open",
     "contact_time",
     "effective_normal_mass",
+    "impact_inputs",
+    "impact_time",
     "impulse_end",
     "slow_force_scale",
     "window_expectation",
@@ -109,6 +119,35 @@ def contact_time(system: AbstractSystem, stiffness: Float[Array, ""]) -> Float[A
         0.0023748208234474514
     """
     return jnp.pi * jnp.sqrt(effective_normal_mass(system) / stiffness)
+
+
+def impact_inputs(system: AbstractSystem) -> tuple[Float[Array, " k"], Float[Array, ""]]:
+    """What a normal law's impact time needs of a body at its initial state: each contact's inverse normal mass
+    ``C_ii = (W M⁻¹ Wᵀ)_nn`` and the impact speed, the largest component of the contact velocities ``W v``
+    (the speed of a landing, the slip that drives an impact without collision)."""
+    q0, v0 = system.initial_state()
+    jacobians = system.jacobians(q0)
+    normal_rows = jacobians[:, 0, :]
+    inverse_mass_rows = jax.vmap(lambda row: system.mass_solve(q0, row))(normal_rows)
+    speed = jnp.max(jnp.abs(jnp.einsum("kcn,n->kc", jacobians, v0)))
+    return jnp.sum(normal_rows * inverse_mass_rows, axis=-1), speed
+
+
+def impact_time(law: AbstractNormalLaw, inverse_masses: ArrayLike, speed: float) -> float:
+    """``π / r``, with ``r`` the slowest of the law's impact rates (:meth:`~regcontact.contact.AbstractNormalLaw.
+    impact_rates`) for contacts of inverse normal masses ``inverse_masses`` hit at ``speed``: the window of a law
+    without a linear stiffness, from its own parameters at α (``docs/convergence.md``, "Windows").
+
+    For a linear spring it is the contact time ``π √(m_n / k)`` (and longer where the damping ``γ C`` is the
+    slower rate); for Hertz's ``k δⁿ`` it is ``π (k C v^(n−1))^(−1/(n+1))``, within 3 % of the duration of an
+    elastic landing at ``v`` for ``n = 3/2`` (3.22 of those units). ``ValueError`` in one line for a law that does
+    not derive its rates, or a body that starts with no contact velocity (no impact speed)."""
+    if not speed > 0.0:
+        raise ValueError("the body starts with no contact velocity, so no impact speed sets the law's time scale")
+    rates = law.impact_rates(np.asarray(inverse_masses, dtype=float), speed)
+    if not rates:
+        raise ValueError(f"{type(law).__name__} has no positive impact rate at these contacts")
+    return math.pi / min(rates)
 
 
 def window_expectation(window: float) -> str:

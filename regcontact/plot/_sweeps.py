@@ -32,6 +32,9 @@ def _window(config: Mapping[str, Any]) -> str:
     if limit == "contact_time":
         times = float(termination.get("contact_times", 1.0))
         return ("over one contact time" if times == 1.0 else f"over {times:g} contact times") + event
+    if limit == "impact_time":
+        times = float(termination.get("impact_times", 3.0))
+        return ("over one impact time" if times == 1.0 else f"over {times:g} impact times") + event
     return f"up to t = {float(limit):g}{event}"
 
 

@@ -88,11 +88,12 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
         "termination": {
             "events": cfg.Field(cfg.list_of(cfg.choice(*EVENTS), 0, "event names"), ["contact_open"], "events"),
             "time_limit": cfg.Field(
-                cfg.float_or_choice(cfg.ruled(Controls.ARGUMENT_RULES["t_max"]), "contact_time"),
+                cfg.float_or_choice(cfg.ruled(Controls.ARGUMENT_RULES["t_max"]), "contact_time", "impact_time"),
                 "contact_time",
-                "a time > 0 or 'contact_time'",
+                "a time > 0, 'contact_time' or 'impact_time'",
             ),
             "contact_times": cfg.Field(cfg.ruled(POSITIVE), 1.0, "window length in contact times"),
+            "impact_times": cfg.Field(cfg.ruled(POSITIVE), 3.0, "window length in the normal law's impact times"),
         },
         "references": {
             "impulse_velocity": cfg.Field(cfg.boolean, True, "compare with the impulse-velocity LCP"),
@@ -156,10 +157,18 @@ def check(config: dict[str, Any], overridden: list[str]) -> list[str]:
     normal_class = normal_law_class(normal_law)
     limit_key = "termination.time_limit"
     if "contact_time" in sweep.per_case(limit_key) and normal_class.LINEAR_STIFFNESS is None:
+        has_rates = normal_class.impact_rates is not AbstractNormalLaw.impact_rates
+        instead = "a time > 0 or 'impact_time' (the law's own impact time scale)" if has_rates else "a time > 0"
         raise cfg.ConfigError(
             limit_key,
             "contact_time",
-            f"a time > 0: the normal law {normal_law!r} has no linear stiffness k to define t_c = π √(m_n / k)",
+            f"{instead}: the normal law {normal_law!r} has no linear stiffness k to define t_c = π √(m_n / k)",
+        )
+    if "impact_time" in sweep.per_case(limit_key) and normal_class.impact_rates is AbstractNormalLaw.impact_rates:
+        raise cfg.ConfigError(
+            limit_key,
+            "impact_time",
+            f"a time > 0: the normal law {normal_law!r} does not derive its impact time scales (no impact_rates)",
         )
     for key in sweep.swept("contact."):
         listed = next((value for value in sweep.per_case(key) if isinstance(value, list)), None)

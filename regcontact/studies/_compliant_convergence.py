@@ -203,7 +203,7 @@ def convergence(
     # (the contact opened) does not, whatever its limit was.
     at_limit = (np.asarray(runs.termination) == 0) & ok
     time_limits = sweep.per_case("termination.time_limit")
-    fixed_times = sorted({time_limits[i] for i in np.flatnonzero(at_limit) if time_limits[i] != "contact_time"})
+    fixed_times = sorted({time_limits[i] for i in np.flatnonzero(at_limit) if not isinstance(time_limits[i], str)})
     if fixed_times:
         document["note"] = (
             f"the runs end at a fixed time ({', '.join(f'{limit:g}' for limit in fixed_times)}), not after the "

@@ -174,6 +174,7 @@ _EXACT: dict[str, tuple[str, str]] = {
     "solver.atol": ("(state units)", "the solver's absolute tolerance"),
     "termination.time_limit": ("time", "the configured time limit"),
     "termination.contact_times": ("1", "the run's window in contact times π√(m_n/k_n(α))"),
+    "termination.impact_times": ("1", "the run's window in impact times π/r of the normal law at α"),
     "system.initial_penetration": ("length", "depth the closed contacts start pressed in by"),
 }
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from regcontact._argument_checks import ArgumentError, rule_problem
 from regcontact.compliant import Case, Controls
-from regcontact.compliant.termination import effective_normal_mass, window_expectation
+from regcontact.compliant.termination import effective_normal_mass, impact_inputs, impact_time, window_expectation
 from regcontact.contact import ContactModel, law_exponents
 from regcontact.studies import config as cfg
 from regcontact.studies._law_config import friction_law_class, normal_law_class
@@ -63,6 +63,8 @@ def _check_contacts(model: ContactModel, table: dict[str, Any], num_contacts: in
 
 #: ``m_n`` of a batch of systems in one compiled call (once per class and shape), not op by op.
 _normal_masses = jax.jit(jax.vmap(effective_normal_mass))
+#: Each contact's ``C_ii = (W M⁻¹ Wᵀ)_nn`` and the impact speed of a batch of systems, in one compiled call.
+_impact_inputs = jax.jit(jax.vmap(impact_inputs))
 
 
 def _take(tree: Any, index: np.ndarray) -> Any:
@@ -83,12 +85,17 @@ class SweepCases:
     contact_ids: np.ndarray
 
 
-def _time_limits(sweep: CompliantSweep, contact: ContactModel, normal_mass: np.ndarray) -> np.ndarray:
-    """``t_max`` per case: the given time, or ``contact_times`` contact times ``π √(m_n / k(α))``."""
+def _time_limits(
+    sweep: CompliantSweep, contact: ContactModel, systems: AbstractSystem, system_ids: np.ndarray
+) -> np.ndarray:
+    """``t_max`` per case: the given time, ``contact_times`` contact times ``π √(m_n / k(α))``, or
+    ``impact_times`` impact times of the normal law at α (:func:`~regcontact.compliant.termination.impact_time`)."""
     limits = sweep.per_case("termination.time_limit")
     window = np.array([limit == "contact_time" for limit in limits])
-    t_max = np.array([0.0 if is_window else limit for limit, is_window in zip(limits, window)], dtype=float)
+    impact = np.array([limit == "impact_time" for limit in limits])
+    t_max = np.array([0.0 if isinstance(limit, str) else limit for limit in limits], dtype=float)
     if window.any():
+        normal_mass = np.asarray(_normal_masses(systems))[system_ids]
         normal = contact.at_stiffness(jnp.asarray(sweep.alpha))[0]
         name = type(normal).LINEAR_STIFFNESS
         assert name is not None  # the study's check refuses a contact-time window for a law without one
@@ -100,7 +107,35 @@ def _time_limits(sweep: CompliantSweep, contact: ContactModel, normal_mass: np.n
             case = int(np.argmax(bad))
             raise cfg.ConfigError(f"sweep.{ALPHA}", float(sweep.alpha[case]), window_expectation(float(windows[case])))
         t_max = np.where(window, windows, t_max)
+    if impact.any():
+        t_max = np.where(impact, _impact_windows(sweep, contact, systems, system_ids), t_max)
     return t_max
+
+
+def _impact_windows(
+    sweep: CompliantSweep, contact: ContactModel, systems: AbstractSystem, system_ids: np.ndarray
+) -> np.ndarray:
+    """``impact_times × impact_time`` per case, the law's rates evaluated once per distinct (system, contact, α)
+    (a law's ``impact_rates`` is host arithmetic, as the depths of :func:`_penetrations`)."""
+    inverse_masses, speeds = (np.asarray(a) for a in _impact_inputs(systems))
+    keys = [ALPHA, *sweep.swept("system."), *sweep.swept("contact.")]
+    ids, first = sweep.plan.distinct(keys)
+    laws = contact.at_stiffness(jnp.asarray(sweep.alpha))[0]
+    times = np.empty(len(first))
+    for j, case in enumerate(first.tolist()):
+        law = jtu.tree_map(lambda leaf, case=case: np.asarray(leaf)[case], laws)
+        system = int(system_ids[case])
+        try:
+            times[j] = impact_time(law, inverse_masses[system], float(speeds[system]))
+        except ValueError as error:
+            raise cfg.ConfigError("termination.time_limit", "impact_time", f"a time > 0 ({error})") from None
+        if not (np.isfinite(times[j]) and times[j] > 0.0):
+            raise cfg.ConfigError(
+                f"sweep.{ALPHA}",
+                float(sweep.alpha[case]),
+                f"an α at which the normal law's impact time is a positive, finite time (here {times[j]:g})",
+            )
+    return sweep.numbers("termination.impact_times") * times[ids]
 
 
 def _penetrations(sweep: CompliantSweep) -> np.ndarray:
@@ -130,11 +165,10 @@ def sweep_cases(sweep: CompliantSweep) -> SweepCases:
         _check_contacts(model, table, type(systems).NUM_CONTACTS)
     # a number and a per-contact list of another table stack as one per contact (the same arithmetic per contact)
     contact = _take(jtu.tree_map(lambda *leaves: np.stack(np.broadcast_arrays(*leaves)), *contacts), contact_ids)
-    normal_mass = np.asarray(_normal_masses(systems))[system_ids]
     controls = Controls(
         rtol=sweep.numbers("solver.rtol"),
         atol=sweep.numbers("solver.atol"),
-        t_max=_time_limits(sweep, contact, normal_mass),
+        t_max=_time_limits(sweep, contact, systems, system_ids),
     )
     cases = Case(
         system=_take(systems, system_ids),

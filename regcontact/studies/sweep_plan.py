@@ -26,7 +26,7 @@ SWEEPABLE: dict[str, tuple[str, ...] | None] = {
     "contact.normal_exponents": None,
     "contact.friction_exponents": None,
     "solver": ("rtol", "atol"),
-    "termination": ("time_limit", "contact_times"),
+    "termination": ("time_limit", "contact_times", "impact_times"),
 }
 
 
