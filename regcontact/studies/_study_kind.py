@@ -4,22 +4,12 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from regcontact.studies.study_result import StudyResult, constant_columns, format_table
-from regcontact.studies.study_size import DeviceSet
+from regcontact.studies.study_size import DeviceSet, Estimate
 
 __all__ = ["AbstractStudyKind", "Estimate"]
-
-
-class Estimate(NamedTuple):
-    """A study's size before scaling to the machine's load: its cases, what they are (``"7 α"``), its peak memory
-    (bytes) and a cold run's seconds on an idle machine, by phase."""
-
-    cases: int
-    detail: str
-    memory: float
-    phases: dict[str, float]
 
 
 class AbstractStudyKind(abc.ABC):

@@ -9,16 +9,15 @@ import dataclasses
 import math
 import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple, Protocol
 
 from regcontact.studies import config as cfg
-
-if TYPE_CHECKING:
-    from regcontact.studies._study_kind import AbstractStudyKind
 
 __all__ = [
     "MAX_CASES",
     "DeviceSet",
+    "Estimate",
+    "Estimating",
     "SizeLimits",
     "StudySize",
     "available_memory",
@@ -164,7 +163,23 @@ def rtol_factor(rtol: float) -> float:
     return (rtol / 1e-10) ** RTOL_EXPONENT
 
 
-def study_size(kind: AbstractStudyKind, config: Mapping[str, Any], devices: DeviceSet) -> StudySize:
+class Estimate(NamedTuple):
+    """A study's size before scaling to the machine's load: its cases, what they are (``"7 α"``), its peak memory
+    (bytes) and a cold run's seconds on an idle machine, by phase."""
+
+    cases: int
+    detail: str
+    memory: float
+    phases: dict[str, float]
+
+
+class Estimating(Protocol):
+    """What sizes a study: a study kind's ``estimate`` (:class:`~regcontact.studies._study_kind.AbstractStudyKind`)."""
+
+    def estimate(self, config: Mapping[str, Any], devices: DeviceSet) -> Estimate: ...
+
+
+def study_size(kind: Estimating, config: Mapping[str, Any], devices: DeviceSet) -> StudySize:
     """The size of a study of ``kind`` whose config has passed its schema (not yet its kind's own check), on
     ``devices``, with the time scaled to the machine's present load."""
     cases, detail, memory, phases = kind.estimate(config, devices)
