@@ -10,6 +10,7 @@ force solution since ``b > 0`` without torque) and ``μ_crit = 4/3`` (Appendix A
 from __future__ import annotations
 
 import csv
+import math
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ import numpy as np  # noqa: E402
 from matplotlib.colors import ListedColormap  # noqa: E402
 
 from regcontact.figures import figure, study_config  # noqa: E402
-from regcontact.plot import OUTCOMES  # noqa: E402  (the outcome classes drawn, with their colours)
+from regcontact.plot import OUTCOMES, window_phrase  # noqa: E402  (the outcome classes drawn, with their colours)
 from regcontact.rigid import critical_friction, painleve_coefficient  # noqa: E402
 from regcontact.studies import FinishedStudy  # noqa: E402
 from regcontact.studies.loading import load_study  # noqa: E402
@@ -54,6 +55,9 @@ def _check_map(kind: str, config: dict[str, Any], rows: list[dict[str, Any]]) ->
 
     if kind != "compliant_sweep" or not rows or "impulsive" not in rows[0]:
         raise refuse()
+    system = config.get("system", {}).get("kind", "painleve_rod") if isinstance(config.get("system"), dict) else None
+    if system != "painleve_rod":
+        raise refuse(f"is of the system {system!r}, not the Painlevé rod whose A = 0 and μ_crit it draws")
     try:
         plan = plan_sweep(config)
     except (KeyError, TypeError, ValueError):  # no sweep's config
@@ -122,8 +126,7 @@ def draw_painleve_map(out_dir: Path, results: FinishedStudy | None = None) -> li
     present = sorted({int(c) for c in codes[np.isfinite(codes)]})
     handles = [plt.Rectangle((0, 0), 1, 1, color=OUTCOMES[keys[c]][1]) for c in present]
     axes[0].legend(handles, [OUTCOMES[keys[c]][0] for c in present], loc="upper left", fontsize=8)
-    window = config["termination"]["contact_times"]
-    axes[0].set_title(f"What the compliant rod does (α = {alpha:.0e}, {window:g} contact times)")
+    axes[0].set_title(f"What the compliant rod does (α = {alpha:.0e}, {window_phrase(config)})")
     image = axes[1].imshow(np.log10(distance), origin="lower", extent=extent, aspect="auto", cmap="magma_r")
     figure_.colorbar(
         image, ax=axes[1], label=r"$\log_{10}\,\|\int\lambda\,dt - \Lambda\|_\infty$ (chosen rigid impulse)"
@@ -132,10 +135,18 @@ def draw_painleve_map(out_dir: Path, results: FinishedStudy | None = None) -> li
     for ax in axes:
         ax.contour(fine_mu, np.degrees(fine_phi), coefficient, levels=[0.0], colors="k", linewidths=1.6)
         ax.axvline(mu_crit, color="k", ls="--", lw=1.2)
-        ax.text(mu_crit + 0.02, np.degrees(phis.min()) + 2, r"$\mu_{crit} = 4/3$", fontsize=9)
+        shown = "4/3" if math.isclose(mu_crit, 4.0 / 3.0, rel_tol=1e-12) else f"{mu_crit:.3g}"
+        ax.text(mu_crit + 0.02, np.degrees(phis.min()) + 2, rf"$\mu_{{crit}} = {shown}$", fontsize=9)
         ax.set_xlabel(r"friction coefficient $\mu$")
         ax.set_ylabel(r"initial angle $\varphi_0$ (degrees)")
-    axes[1].text(2.0, 66, "A < 0\n(no force solution)", fontsize=9, ha="center")
+    negative = coefficient < 0.0  # labelled where the shipped map has room, else at the middle of the region
+    at = (2.0, math.radians(66.0))
+    if negative.any():
+        inside = fine_mu[0] <= at[0] <= fine_mu[-1] and fine_phi[0] <= at[1] <= fine_phi[-1]
+        if not (inside and painleve_coefficient(at[1], at[0], mass, length, inertia) < 0.0):
+            rows_, columns_ = np.nonzero(negative)
+            at = (float(fine_mu[columns_].mean()), float(fine_phi[rows_].mean()))
+        axes[1].text(at[0], np.degrees(at[1]), "A < 0\n(no force solution)", fontsize=9, ha="center")
     figure_.suptitle(
         "The Painlevé map: the compliant rod sliding left at normal rest (Preclik & Rüde Sec. 2.1) over (μ, φ₀); "
         "solid line A(φ, μ) = 0 (Eq. 10)"

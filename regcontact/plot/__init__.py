@@ -17,4 +17,5 @@ from regcontact.plot._maps import (
 from regcontact.plot._sweeps import (
     distances as distances,
     force_integrals as force_integrals,
+    window_phrase as window_phrase,
 )

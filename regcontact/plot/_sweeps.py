@@ -21,7 +21,7 @@ def _column(table: Any, stem: str, contact: int | None) -> str:
     return stem if contact is None or stem in table.columns else f"{stem}_{contact + 1}"
 
 
-def _window(config: Mapping[str, Any]) -> str:
+def window_phrase(config: Mapping[str, Any]) -> str:
     """What a study's force integrals are taken over, from its ``[termination]``: ``over one contact time``,
     ``up to t = 10 or an event``; ``over each run's window`` when the window is swept."""
     termination = config.get("termination", {})
@@ -128,7 +128,7 @@ def force_integrals(
                 label=rf"$P_{name}$ (compliant limit)",
             )
         ax.set_xlabel(r"$\alpha$")
-        ax.set_title(rf"$\int \lambda_{name}\,dt$ {_window(results.config)}")
+        ax.set_title(rf"$\int \lambda_{name}\,dt$ {window_phrase(results.config)}")
         ax.legend(fontsize=8)
     if new:
         axes[0].figure.tight_layout()
