@@ -19,6 +19,7 @@ __all__ = [
     "friction_law_class",
     "law_defaults",
     "law_field",
+    "memoryless_normal_law",
     "memoryless_normal_laws",
     "normal_law_class",
     "raw_law",
@@ -34,6 +35,24 @@ def memoryless_normal_laws() -> list[str]:
     crossing sample forces along a motion, which a law that remembers each contact's peak
     (:class:`~regcontact.contact.AbstractPeakNormalLaw`) cannot give from the state."""
     return [name for name, law in NORMAL_LAWS.items() if not issubclass(law, AbstractPeakNormalLaw)]
+
+
+def memoryless_normal_law(key: str) -> cfg.Parser:
+    """A normal law a passage can sample along a motion (the jam and crossing kinds): a name of
+    :func:`memoryless_normal_laws`, or a user's class path (built with its constructor's defaults, which every
+    law's declaration check asks for). A class that remembers each contact's peak is refused naming ``key``."""
+    named = user.name_or_class(key, memoryless_normal_laws(), NORMAL_CLASS)
+
+    def parse(value: Any) -> str:
+        parsed = named(value)
+        law = _law_class(key, parsed, value, NORMAL_LAWS, AbstractNormalLaw, NORMAL_CLASS)
+        if issubclass(law, AbstractPeakNormalLaw):
+            raise cfg.ConfigError(
+                key, value, f"{NORMAL_CLASS} without a memory: a passage samples forces from the state"
+            )
+        return parsed
+
+    return parse
 
 
 #: Checked classes named by path (an edited file is a new class, checked again).

@@ -95,7 +95,7 @@ class SpatialCrossingStudy(AbstractStudyKind):
     TABLE_COLUMNS = _TABLE_COLUMNS
 
     def schema(self, raw: dict[str, Any]) -> dict[str, Any]:
-        from regcontact.studies._law_config import memoryless_normal_laws
+        from regcontact.studies._law_config import memoryless_normal_law
 
         return {
             "study": cfg.study_fields(_KIND),
@@ -107,9 +107,10 @@ class SpatialCrossingStudy(AbstractStudyKind):
                     "stiffness multipliers α, increasing (an order in α is fitted over them)",
                 ),
                 "normal_law": cfg.Field(
-                    cfg.choice(*memoryless_normal_laws()),
+                    memoryless_normal_law("compliant.normal_law"),
                     "spring_damper",
-                    "the normal law, its parameters 1 at α = 1 and its default α-exponents",
+                    "the normal law (a name or a class path), its constructor's parameters at α = 1 and its default "
+                    "α-exponents",
                 ),
                 "friction_damping_exponent": cfg.Field(
                     cfg.finite, 1.0, "e in γ_t = α^e of the friction disk (≥ 1: Coulomb's law during the impulse)"
@@ -141,8 +142,9 @@ class SpatialCrossingStudy(AbstractStudyKind):
         return Estimate(alphas, f"{alphas} α", memory, phases)
 
     def run(self, config: dict[str, Any], progress: Callable[[str], None] = lambda message: None) -> StudyResult:
-        from regcontact.contact import NORMAL_LAWS, ContactModel, ViscousCoulomb
+        from regcontact.contact import ContactModel, ViscousCoulomb
         from regcontact.passages import pass_through
+        from regcontact.studies._law_config import normal_law_class
 
         compliant = config["compliant"]
         alpha = np.asarray(compliant["alpha"], dtype=float)
@@ -151,7 +153,7 @@ class SpatialCrossingStudy(AbstractStudyKind):
         system, found = reference(config)
         timings = {"rigid_s": time.perf_counter() - start}
         contact = ContactModel(
-            normal=NORMAL_LAWS[compliant["normal_law"]](),
+            normal=normal_law_class(compliant["normal_law"])(),
             friction_exponents=ViscousCoulomb(compliant["friction_damping_exponent"]),
         )
         progress(f"compliant model at {len(alpha)} values of α (one vmapped call)")

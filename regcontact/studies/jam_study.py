@@ -68,9 +68,10 @@ def _system_reference(system: dict[str, Any]):
 
 
 def _contact(law: str, friction_exponent: float):
-    from regcontact.contact import NORMAL_LAWS, ContactModel, ViscousCoulomb
+    from regcontact.contact import ContactModel, ViscousCoulomb
+    from regcontact.studies._law_config import normal_law_class
 
-    return ContactModel(normal=NORMAL_LAWS[law](), friction_exponents=ViscousCoulomb(friction_exponent))
+    return ContactModel(normal=normal_law_class(law)(), friction_exponents=ViscousCoulomb(friction_exponent))
 
 
 def verdict(alpha: np.ndarray, outcomes: list[str], distance: np.ndarray | None) -> dict[str, Any]:
@@ -165,7 +166,7 @@ class DynamicJamStudy(AbstractStudyKind):
     TABLE_COLUMNS = _TABLE_COLUMNS
 
     def schema(self, raw: dict[str, Any]) -> dict[str, Any]:
-        from regcontact.studies._law_config import memoryless_normal_laws
+        from regcontact.studies._law_config import memoryless_normal_law
 
         rods = raw.get("rods", {})
         cases = rods.get("cases", ["G1", "G2"]) if isinstance(rods, dict) else None
@@ -189,9 +190,9 @@ class DynamicJamStudy(AbstractStudyKind):
                     "stiffness multipliers α, increasing (an order in α is fitted over them)",
                 ),
                 "normal_laws": cfg.Field(
-                    cfg.list_of(cfg.choice(*memoryless_normal_laws()), 1, "normal law names"),
+                    cfg.list_of(memoryless_normal_law("compliant.normal_laws"), 1, "normal law names or class paths"),
                     DEFAULT_LAWS,
-                    "normal laws, each with its parameters 1 at α = 1 and its default α-exponents",
+                    "normal laws, each with its constructor's parameters at α = 1 and its default α-exponents",
                 ),
                 "friction_damping_exponent": cfg.Field(
                     cfg.finite,

@@ -65,3 +65,13 @@ def test_bad_input_stops_with_one_line(tmp_path, capsys, assignment, key, expect
 @pytest.mark.parametrize("config", ["table1.toml", "rigid_trajectories.toml"])
 def test_a_spatial_system_in_a_planar_study_is_one_line(tmp_path, capsys, config):
     _refused(tmp_path, capsys, ROOT / "studies" / config, 'system.kind="spatial_rod"', "system.kind", "is spatial")
+
+
+def test_a_users_normal_law_is_the_crossings_law():
+    """The crossing kind takes a user's law by class path, built with its constructor's defaults."""
+    from regcontact.studies._law_config import normal_law_class
+
+    own = Path(__file__).parent / "user_bodies" / "own_spring_damper.py"
+    config = load_study(CROSSING, [f'compliant.normal_law="{own}:OwnSpringDamper"']).config
+    law = normal_law_class(config["compliant"]["normal_law"])()
+    assert type(law).__name__ == "OwnSpringDamper" and float(law.stiffness) == 1.0 == float(law.damping)

@@ -9,6 +9,7 @@ import pytest
 
 from regcontact.cli import main
 from regcontact.studies import jam_study
+from regcontact.studies.config import ConfigError
 from regcontact.studies.loading import load_study
 
 pytestmark = pytest.mark.slow
@@ -129,3 +130,28 @@ def test_a_load_table_out_of_order_names_the_load():
     out_of_order = "{times = [1.0, 0.0], values = [0.0, 1.0]}"
     with pytest.raises(Exception, match=r"system\.torque = .*strictly increasing times"):
         load_study(RAMP, [f"system.torque={out_of_order}"])
+
+
+OWN_LAW = ROOT / "tests" / "studies" / "user_bodies" / "own_spring_damper.py"
+
+
+def test_a_users_normal_law_runs_through_the_jam_as_the_built_in_one(g1):
+    """A law from the user's file reaches the jam kind: a copy of Eq. 22 gives the built-in law's rows."""
+    fast = ["compliant.alpha=[1e4, 1e5, 1e6]", f'compliant.normal_laws=["{OWN_LAW}:OwnSpringDamper"]']
+    own = jam_study.DynamicJamStudy().run(load_study(JAM, [*G1_ROD, *fast]).config)
+    assert [row["outcome"] for row in own.rows] == [row["outcome"] for row in g1.rows] and not own.failures
+    np.testing.assert_allclose(
+        [row["jump_impulse_error"] for row in own.rows], [row["jump_impulse_error"] for row in g1.rows], rtol=1e-6
+    )
+
+
+@pytest.mark.parametrize(
+    ("law", "expected"),
+    [
+        ("bilinear_spring", "one of 'spring_damper'"),
+        (f"{OWN_LAW}:NeedsArguments", "a constructor whose parameters all have defaults"),
+    ],
+)
+def test_a_law_a_passage_cannot_sample_is_one_line(law, expected):
+    with pytest.raises(ConfigError, match=rf"^compliant.normal_laws = .*: expected .*{expected}"):
+        load_study(JAM, [f'compliant.normal_laws=["{law}"]'])
