@@ -98,6 +98,10 @@ class _Stop:
         #: Set when the line has been said, and when the command has ended.
         self.said = threading.Event()
         self.ended = threading.Event()
+        #: While set (:meth:`held`), a signal is kept in :attr:`pending` and raised where the block ends, not
+        #: where it lands: an exception raised inside the import of a native extension (jaxlib's MLIR dialects)
+        #: or its back end's start cannot unwind through the C++ frames, and the process aborts.
+        self.holding = False
         self._saying = threading.Lock()
 
     def say(self, word: str, status: int) -> int:
@@ -115,12 +119,25 @@ class _Stop:
     def interrupt(self, signum, frame):
         self.pending = ("interrupted", INTERRUPTED)
         self.taken.set()
-        raise KeyboardInterrupt
+        if not self.holding:
+            raise KeyboardInterrupt
 
     def terminate(self, signum, frame):
         self.pending = ("terminated", TERMINATED)
         self.taken.set()
-        raise _Terminated
+        if not self.holding:
+            raise _Terminated
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """A block whose signals are raised when it ends (:attr:`holding`); the watchdog still answers one the
+        block keeps longer than :data:`ANSWER_WITHIN_S`."""
+        self.holding = True
+        try:
+            yield
+        finally:
+            self.holding = False
+        self.raise_pending()
 
     def raise_pending(self) -> None:
         """Raise again the signal taken, if one was (its first exception may have been swallowed); only in the main
@@ -281,14 +298,28 @@ def _load(args: argparse.Namespace, limits=None, on_size: Callable | None = None
 DEVICE_PLATFORMS = {"cpu": "cpu", "gpu": "cuda"}
 
 
+def _import_jax() -> None:
+    """JAX and the study layer, which every command needs: imported in one place, so that a signal that lands
+    while jaxlib's native modules load waits until they have (:meth:`_Stop.held`)."""
+    import jax  # noqa: F401
+
+    import regcontact.studies  # noqa: F401
+
+
 def _start_jax(args: argparse.Namespace) -> Path | None:
     """The back end, one host device per core and the compilation cache, set before JAX's first computation;
     returns the cache folder (``None``: off).
 
     Called from a process where JAX has already started (``main`` from Python), it changes neither the back
     end nor the host devices; it only checks that the device asked for is the one in use. Raises
-    :class:`ConfigError` for a ``--device`` that JAX cannot find.
+    :class:`ConfigError` for a ``--device`` that JAX cannot find. A signal while JAX imports and starts its
+    back end (native code) is raised once that is done (:meth:`_Stop.held`).
     """
+    with _STOP.held():
+        return _started_jax(args)
+
+
+def _started_jax(args: argparse.Namespace) -> Path | None:
     import jax
 
     from regcontact.compliant.compilation_cache import use_compilation_cache
@@ -703,6 +734,8 @@ def main(argv: list[str] | None = None) -> int:
     try:  # around the handlers' own setting up too: a signal may come while the watchdog starts
         with _stop_signals(own_process):
             args = _parser().parse_args(argv)
+            with _STOP.held():  # native code: a signal is raised once the imports are done
+                _import_jax()
             status = args.handler(args)
             _STOP.raise_pending()  # taken, but its exception swallowed on the way: the command still stops
     except KeyboardInterrupt:

@@ -99,3 +99,19 @@ def test_a_signal_at_any_time_is_answered_within_a_second(tmp_path, lifetime):
         assert (out / "chunks" / "chunk-000000000.npz").exists() == (last == kept + "continues"), context
         assert answered[-1] < 1.0, context
     assert len(answered) >= 12  # the signals came while the run was alive, over its whole life
+
+
+def test_a_signal_while_jax_imports_is_raised_once_the_import_is_done():
+    """A signal landing while jaxlib's native modules load cannot raise there (the exception cannot unwind through
+    their C++ frames: the process aborted, status -6, instead of 143). Held, it is kept and raised after."""
+    from regcontact import cli
+
+    stop = cli._Stop()
+    reached = []
+    with pytest.raises(cli._Terminated):
+        with stop.held():
+            stop.terminate(signal.SIGTERM, None)  # where the signal lands: nothing raised here
+            reached.append("the rest of the block")
+    assert reached == ["the rest of the block"] and stop.pending == ("terminated", cli.TERMINATED)
+    with pytest.raises(KeyboardInterrupt):
+        stop.interrupt(signal.SIGINT, None)  # outside the block: raised where it lands
