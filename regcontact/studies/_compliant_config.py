@@ -76,9 +76,7 @@ def schema(raw: dict[str, Any]) -> dict[str, Any]:
         },
         "solver": {
             "name": cfg.Field(cfg.choice(*IMPLICIT_SOLVERS), "RadauIIA5", "an implicit diffrax solver"),
-            "rtol": cfg.Field(cfg.relative_tolerance, 1e-10, "relative tolerance"),
-            "atol": cfg.Field(cfg.ruled(Controls.ARGUMENT_RULES["atol"]), 1e-12, "absolute tolerance"),
-            "max_steps": cfg.Field(cfg.step_budget, 100_000, "step budget per run"),
+            **cfg.solve_fields(1e-10, 1e-12, 100_000),
             "restart_at": cfg.Field(
                 cfg.list_of(cfg.choice(*RESTART_SURFACES), 0, "surface names"),
                 [],

@@ -172,15 +172,13 @@ class ChatterStudy(AbstractStudyKind):
                 "samples": cfg.Field(cfg.positive_int, 20_000, "sample times of each compliant run"),
             },
             "compliant": {
-                "alpha": cfg.Field(cfg.values_of(cfg.positive, "α > 0"), cfg.REQUIRED, "stiffness multipliers α"),
+                "alpha": cfg.alpha_field(),
                 "damping_ratio": cfg.Field(cfg.in_open_interval(0.0, 1.0), 0.2, "ζ of the Kelvin–Voigt law, in (0, 1)"),
                 "friction_damping": cfg.Field(cfg.positive, 1.0, "c_t in γ_t = c_t α^e"),
                 "friction_damping_exponent": cfg.Field(
                     cfg.finite, 1.0, "e in γ_t = c_t α^e: above 1/2 Coulomb's law during an impact, 1/2 viscous"
                 ),
-                "rtol": cfg.Field(cfg.relative_tolerance, 1e-10, "relative tolerance"),
-                "atol": cfg.Field(cfg.positive, 1e-12, "absolute tolerance"),
-                "max_steps": cfg.Field(cfg.step_budget, 200_000, "step budget per run"),
+                **cfg.solve_fields(1e-10, 1e-12, 200_000),
             },
         }
 

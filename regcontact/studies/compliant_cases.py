@@ -120,10 +120,10 @@ def _impact_windows(
     inverse_masses, speeds = (np.asarray(a) for a in _impact_inputs(systems))
     keys = [ALPHA, *sweep.swept("system."), *sweep.swept("contact.")]
     ids, first = sweep.plan.distinct(keys)
-    laws = contact.at_stiffness(jnp.asarray(sweep.alpha))[0]
+    laws = jtu.tree_map(np.asarray, contact.at_stiffness(jnp.asarray(sweep.alpha))[0])  # on the host, once
     times = np.empty(len(first))
     for j, case in enumerate(first.tolist()):
-        law = jtu.tree_map(lambda leaf, case=case: np.asarray(leaf)[case], laws)
+        law = jtu.tree_map(lambda leaf, case=case: leaf[case], laws)
         system = int(system_ids[case])
         try:
             times[j] = impact_time(law, inverse_masses[system], float(speeds[system]))

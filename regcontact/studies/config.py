@@ -435,6 +435,28 @@ def _describe(spec: Field) -> str:
     return spec.doc or "a value"
 
 
+def alpha_field(ascending: bool = False) -> Field:
+    """``alpha``, the stiffness multipliers of a kind's compliant runs (required); ``ascending``: increasing, where
+    an order in α is fitted over them in the order given."""
+    if ascending:
+        values = increasing(values_of(positive, "α > 0"))
+        return Field(values, REQUIRED, "stiffness multipliers α, increasing (an order in α is fitted over them)")
+    return Field(values_of(positive, "α > 0"), REQUIRED, "stiffness multipliers α")
+
+
+def solve_fields(rtol: float, atol: float, max_steps: int | None = None, of: str = "") -> dict[str, Field]:
+    """``rtol``, ``atol`` and (given a default) ``max_steps`` of a kind's compliant solves, with the kind's
+    defaults: one rule each, those :class:`~regcontact.compliant.Controls` and
+    :class:`~regcontact.compliant.SolveSettings` apply (``of``: what the tolerances are of, said after them)."""
+    fields = {
+        "rtol": Field(relative_tolerance, rtol, f"relative tolerance{of}"),
+        "atol": Field(positive, atol, f"absolute tolerance{of}"),
+    }
+    if max_steps is not None:
+        fields["max_steps"] = Field(step_budget, max_steps, "step budget per run")
+    return fields
+
+
 def study_fields(kind: str) -> dict[str, Field]:
     """The ``[study]`` table every study has: its name, its kind, a description."""
     return {

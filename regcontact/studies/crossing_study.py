@@ -101,11 +101,7 @@ class SpatialCrossingStudy(AbstractStudyKind):
             "study": cfg.study_fields(_KIND),
             "system": kind_fields(system_kind(raw, spatial=True)),
             "compliant": {
-                "alpha": cfg.Field(
-                    cfg.increasing(cfg.values_of(cfg.positive, "α > 0")),
-                    cfg.REQUIRED,
-                    "stiffness multipliers α, increasing (an order in α is fitted over them)",
-                ),
+                "alpha": cfg.alpha_field(ascending=True),
                 "normal_law": cfg.Field(
                     memoryless_normal_law("compliant.normal_law"),
                     "spring_damper",
@@ -117,8 +113,7 @@ class SpatialCrossingStudy(AbstractStudyKind):
                 ),
                 "window": cfg.Field(cfg.positive, 0.3, "each run ends at t* + window"),
                 "samples": cfg.Field(cfg.positive_int, 300, "sample times around the crossing"),
-                "rtol": cfg.Field(cfg.relative_tolerance, 1e-8, "relative tolerance"),
-                "atol": cfg.Field(cfg.positive, 1e-12, "absolute tolerance"),
+                **cfg.solve_fields(1e-8, 1e-12),
             },
         }
 

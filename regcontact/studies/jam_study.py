@@ -184,11 +184,7 @@ class DynamicJamStudy(AbstractStudyKind):
             # how a compliant run starts is fixed here: on the rigid slip's load
             "system": {key: field for key, field in kind_fields("painleve_rod").items() if key not in START_FIELDS},
             "compliant": {
-                "alpha": cfg.Field(
-                    cfg.increasing(cfg.values_of(cfg.positive, "α > 0")),
-                    cfg.REQUIRED,
-                    "stiffness multipliers α, increasing (an order in α is fitted over them)",
-                ),
+                "alpha": cfg.alpha_field(ascending=True),
                 "normal_laws": cfg.Field(
                     cfg.list_of(memoryless_normal_law("compliant.normal_laws"), 1, "normal law names or class paths"),
                     DEFAULT_LAWS,
@@ -201,9 +197,7 @@ class DynamicJamStudy(AbstractStudyKind):
                 ),
                 "window": cfg.Field(cfg.positive, 0.3, "each run ends where the contact opens or at t_jam + window"),
                 "samples": cfg.Field(cfg.positive_int, 400, "sample times around the jam (for the impulse time)"),
-                "rtol": cfg.Field(cfg.relative_tolerance, 1e-8, "relative tolerance"),
-                "atol": cfg.Field(cfg.positive, 1e-10, "absolute tolerance"),
-                "max_steps": cfg.Field(cfg.step_budget, 200_000, "step budget per run"),
+                **cfg.solve_fields(1e-8, 1e-10, 200_000),
             },
         }
 

@@ -333,10 +333,8 @@ class LandingTableStudy(AbstractStudyKind):
                 ),
             },
             "compliant": {
-                "alpha": cfg.Field(cfg.values_of(cfg.positive, "α > 0"), cfg.REQUIRED, "stiffness multipliers α"),
-                "rtol": cfg.Field(cfg.relative_tolerance, 1e-10, "relative tolerance"),
-                "atol": cfg.Field(cfg.positive, 1e-12, "absolute tolerance"),
-                "max_steps": cfg.Field(cfg.step_budget, 100_000, "step budget per run"),
+                "alpha": cfg.alpha_field(),
+                **cfg.solve_fields(1e-10, 1e-12, 100_000),
                 "window": cfg.Field(cfg.positive, 60.0, "how long each run lasts, in time constants of the impact"),
             },
         }

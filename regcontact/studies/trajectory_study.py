@@ -537,11 +537,9 @@ class RigidTrajectoriesStudy(AbstractStudyKind):
                 ),
             },
             "compliant": {
-                "alpha": cfg.Field(cfg.values_of(cfg.positive, "α > 0"), cfg.REQUIRED, "stiffness multipliers α"),
+                "alpha": cfg.alpha_field(),
                 "solver": cfg.Field(cfg.choice(*IMPLICIT_SOLVERS), "RadauIIA5", "an implicit diffrax solver"),
-                "rtol": cfg.Field(cfg.relative_tolerance, 1e-8, "relative tolerance"),
-                "atol": cfg.Field(cfg.positive, 1e-10, "absolute tolerance"),
-                "max_steps": cfg.Field(cfg.step_budget, 200_000, "step budget per run"),
+                **cfg.solve_fields(1e-8, 1e-10, 200_000),
                 "friction_damping": cfg.Field(cfg.positive, 1.0, "tangential damping γ_t at α = 1 (γ_n = 1)"),
                 "friction_damping_exponent": cfg.Field(cfg.finite, 1.0, "α-exponent e of γ_t = c_t α^e"),
             },
@@ -571,8 +569,7 @@ class RigidTrajectoriesStudy(AbstractStudyKind):
                     "lcp",
                     "impact LCP, Darboux–Keller (Coulomb during the impact) or the compliant model's limit law",
                 ),
-                "rtol": cfg.Field(cfg.relative_tolerance, 1e-10, "relative tolerance of the segments"),
-                "atol": cfg.Field(cfg.positive, 1e-12, "absolute tolerance of the segments"),
+                **cfg.solve_fields(1e-10, 1e-12, of=" of the segments"),
             },
         }
 
