@@ -41,6 +41,7 @@ import jax.numpy as jnp
 import numpy as np
 from jaxtyping import Array, ArrayLike, Float
 
+from regcontact._argument_checks import POSITIVE, check_argument
 from regcontact.compliant.dynamics import CompliantState, CompliantSystem, contact_forces
 from regcontact.compliant.resolution import gap_resolution
 from regcontact.contact import AbstractNormalLaw
@@ -77,9 +78,7 @@ def slow_force_scale(system: AbstractSystem) -> Float[Array, ""]:
     jacobians = system.jacobians(q0)
     free = jnp.einsum("kcn,n->kc", jacobians, system.mass_solve(q0, system.forces(q0, v0, 0.0)))
     free = free + system.jacobian_rates(q0, v0)
-    normal_rows = jacobians[:, 0, :]
-    inverse_mass_rows = jax.vmap(lambda row: system.mass_solve(q0, row))(normal_rows)
-    masses = 1.0 / jnp.sum(normal_rows * inverse_mass_rows, axis=-1)
+    masses = 1.0 / _inverse_normal_masses(system, q0, jacobians)
     return jnp.sum(masses * jnp.linalg.norm(free, axis=-1))
 
 
@@ -95,12 +94,17 @@ def impulse_end(t, y: CompliantState, args: CompliantSystem, **kwargs) -> Float[
 EVENTS = {"contact_open": contact_open, "impulse_end": impulse_end}
 
 
+def _inverse_normal_masses(system: AbstractSystem, q: Array, jacobians: Array) -> Float[Array, " k"]:
+    """``C_ii = (W M⁻¹ Wᵀ)_nn`` of each contact at ``q`` (``jacobians``: the system's there)."""
+    normal_rows = jacobians[:, 0, :]
+    inverse_mass_rows = jax.vmap(lambda row: system.mass_solve(q, row))(normal_rows)
+    return jnp.sum(normal_rows * inverse_mass_rows, axis=-1)
+
+
 def effective_normal_mass(system: AbstractSystem) -> Float[Array, ""]:
     """``m_n = 1 / (W M⁻¹ Wᵀ)_nn`` at the initial configuration; the largest over the contacts."""
     q0, _ = system.initial_state()
-    normal_rows = system.jacobians(q0)[:, 0, :]
-    inverse_mass_rows = jax.vmap(lambda row: system.mass_solve(q0, row))(normal_rows)
-    return jnp.max(1.0 / jnp.sum(normal_rows * inverse_mass_rows, axis=-1))
+    return jnp.max(1.0 / _inverse_normal_masses(system, q0, system.jacobians(q0)))
 
 
 def contact_time(system: AbstractSystem, stiffness: Float[Array, ""]) -> Float[Array, ""]:
@@ -127,10 +131,8 @@ def impact_inputs(system: AbstractSystem) -> tuple[Float[Array, " k"], Float[Arr
     (the speed of a landing, the slip that drives an impact without collision)."""
     q0, v0 = system.initial_state()
     jacobians = system.jacobians(q0)
-    normal_rows = jacobians[:, 0, :]
-    inverse_mass_rows = jax.vmap(lambda row: system.mass_solve(q0, row))(normal_rows)
     speed = jnp.max(jnp.abs(jnp.einsum("kcn,n->kc", jacobians, v0)))
-    return jnp.sum(normal_rows * inverse_mass_rows, axis=-1), speed
+    return _inverse_normal_masses(system, q0, jacobians), speed
 
 
 def impact_time(law: AbstractNormalLaw, inverse_masses: ArrayLike, speed: float) -> float:
@@ -141,10 +143,13 @@ def impact_time(law: AbstractNormalLaw, inverse_masses: ArrayLike, speed: float)
     For a linear spring it is the contact time ``π √(m_n / k)`` (and longer where the damping ``γ C`` is the
     slower rate); for Hertz's ``k δⁿ`` it is ``π (k C v^(n−1))^(−1/(n+1))``, within 3 % of the duration of an
     elastic landing at ``v`` for ``n = 3/2`` (3.22 of those units). ``ValueError`` in one line for a law that does
-    not derive its rates, or a body that starts with no contact velocity (no impact speed)."""
-    if not speed > 0.0:
+    not derive its rates, or a body that starts with no contact velocity (no impact speed); ``ArgumentError``
+    naming the value for a speed or an inverse mass that is not a positive, finite number (NaN, ±inf)."""
+    if np.all(np.asarray(speed) == 0.0):
         raise ValueError("the body starts with no contact velocity, so no impact speed sets the law's time scale")
-    rates = law.impact_rates(np.asarray(inverse_masses, dtype=float), speed)
+    check_argument("speed", speed, POSITIVE)
+    check_argument("inverse_masses", inverse_masses, POSITIVE)
+    rates = law.impact_rates(np.asarray(inverse_masses, dtype=float), float(speed))
     if not rates:
         raise ValueError(f"{type(law).__name__} has no positive impact rate at these contacts")
     return math.pi / min(rates)
